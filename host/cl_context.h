@@ -1,0 +1,39 @@
+/* cl_context.h - the clsel_cl_context: a retained context and device, the built
+ * program, and one locked kernel object per kernel variant. */
+#ifndef CLSEL_HOST_CL_CONTEXT_H
+#define CLSEL_HOST_CL_CONTEXT_H
+
+#include "cl_api.h"
+#include "clsel_cl.h"
+#include "lock.h"
+
+/* Kernel variants per (index width, element width): the eight clsel_b3 kernels,
+ * indexed by cond/then/else advancing along dim 0 as a 3-bit number, then clsel_bn. */
+enum { KERNEL_B3_COUNT = 8, KERNEL_BN = 8, KERNEL_VARIANTS = 9 };
+enum { INDEX_I32 = 0, INDEX_I64 = 1, INDEX_WIDTHS = 2 };
+enum { ELEMENT_WIDTHS = 4 }; /* 1, 2, 4, 8 bytes */
+
+typedef struct kernel_slot {
+    cl_kernel kernel;
+    clsel_mutex lock; /* held from the first clSetKernelArg to the enqueue */
+} kernel_slot;
+
+struct clsel_cl_context {
+    const clsel_cl_api *cl;
+    cl_context context;
+    cl_device_id device;
+    cl_program program;
+    char *build_log;
+    char device_name[256];
+    cl_device_type device_type;
+    cl_ulong max_alloc;
+    size_t work_group_size; /* the work-group size launches use (<= 256) */
+    int locks_ready;        /* how many kernel slots have an initialized lock */
+    kernel_slot kernels[INDEX_WIDTHS][ELEMENT_WIDTHS][KERNEL_VARIANTS];
+};
+
+/* The embedded cl/select.cl (generated at build time from the .cl file). */
+extern const unsigned char clsel_select_cl_source[];
+extern const size_t clsel_select_cl_source_size;
+
+#endif

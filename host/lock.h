@@ -1,0 +1,25 @@
+/* lock.h - a plain mutex on POSIX threads or Windows slim locks. */
+#ifndef CLSEL_HOST_LOCK_H
+#define CLSEL_HOST_LOCK_H
+
+#ifdef _WIN32
+#include <windows.h>
+typedef SRWLOCK clsel_mutex;
+static inline int clsel_mutex_init(clsel_mutex *m)
+{
+    InitializeSRWLock(m);
+    return 0;
+}
+static inline void clsel_mutex_lock(clsel_mutex *m) { AcquireSRWLockExclusive(m); }
+static inline void clsel_mutex_unlock(clsel_mutex *m) { ReleaseSRWLockExclusive(m); }
+static inline void clsel_mutex_destroy(clsel_mutex *m) { (void)m; }
+#else
+#include <pthread.h>
+typedef pthread_mutex_t clsel_mutex;
+static inline int clsel_mutex_init(clsel_mutex *m) { return pthread_mutex_init(m, NULL); }
+static inline void clsel_mutex_lock(clsel_mutex *m) { pthread_mutex_lock(m); }
+static inline void clsel_mutex_unlock(clsel_mutex *m) { pthread_mutex_unlock(m); }
+static inline void clsel_mutex_destroy(clsel_mutex *m) { pthread_mutex_destroy(m); }
+#endif
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * clsel.h - the Select-1 tensor operation: out = cond ? then : else
+ *
+ * clsel computes Select with none / numpy / pdpd (PaddlePaddle-style) broadcasting,
+ * bit for bit: the chosen element is copied by its storage width, never through
+ * floating-point registers, so NaN payloads, signalling NaNs, -0.0, infinities and
+ * denormals come out unchanged. cond is one byte per element; any nonzero byte
+ * (0x01, 0x02, 0x80, 0xFF, ...) selects `then`.
+ *
+ * This header is the core API and needs no OpenCL headers. The OpenCL interop API
+ * (your own cl_context, queue and buffers) is in clsel_cl.h.
+ *
+ *   shapes + attrs --> clsel_plan --+--> clsel_plan_run_cpu      (host pointers)
+ *                                   +--> clsel_cl_enqueue        (your cl_mem, clsel_cl.h)
+ *                                   +--> clsel_runtime_run       (host pointers, picks a
+ *                                                                 device, falls back to CPU)
+ *
+ * Conventions
+ *  - Every function that can fail returns a clsel_status. On failure it sets a
+ *    thread-local message, clsel_last_error(), that names the values involved, and
+ *    leaves every output (including the caller's tensor data) untouched.
+ *  - The library never prints, aborts, exits or creates threads.
+ *  - Host tensors are dense, row-major (C order), with no padding between elements.
+ *  - Handles are opaque. `*_destroy(NULL)` is a no-op.
+ *
+ * Threading
+ *  - A clsel_plan is immutable after clsel_plan_create: any number of threads may use
+ *    one plan at the same time (run it, query it). Destroy it only when no thread uses it.
+ *  - clsel_last_error() is per thread.
+ *  - clsel_runtime: see clsel_runtime_run below.
+ */
+#ifndef CLSEL_H
+#define CLSEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- version (CMake reads these three lines) ------------------------------------ */
+#define CLSEL_VERSION_MAJOR 0
+#define CLSEL_VERSION_MINOR 1
+#define CLSEL_VERSION_PATCH 0
+
+#define CLSEL_VERSION_NUMBER \
+    (CLSEL_VERSION_MAJOR * 10000 + CLSEL_VERSION_MINOR * 100 + CLSEL_VERSION_PATCH)
+
+/* ---- symbol visibility ------------------------------------------------------------ */
+#if defined(CLSEL_STATIC_DEFINE)
+#define CLSEL_API
+#elif defined(_WIN32)
+#if defined(CLSEL_BUILDING)
+#define CLSEL_API __declspec(dllexport)
+#else
+#define CLSEL_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define CLSEL_API __attribute__((visibility("default")))
+#else
+#define CLSEL_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest rank of any input or output. Rank 0 is a scalar (one element). */
+#define CLSEL_MAX_RANK 8
+
+/* ---- status ------------------------------------------------------------------------
+ * The numbers are ABI: new codes are only ever added at the end. */
+typedef enum clsel_status {
+    CLSEL_SUCCESS = 0,
+    CLSEL_ERROR_INVALID_ARGUMENT, /* NULL pointer, unknown enum value, bad attribute     */
+    CLSEL_ERROR_INVALID_SHAPE,    /* bad rank or dim, shapes that do not broadcast      */
+    CLSEL_ERROR_INVALID_DTYPE,    /* unknown dtype, mismatched then/else/cond types     */
+    CLSEL_ERROR_OVERFLOW,         /* element count, byte size or offset overflows        */
+    CLSEL_ERROR_BUFFER,           /* buffer too small, misaligned offset, bad overlap,   */
+                                  /* read-only output                                    */
+    CLSEL_ERROR_OUT_OF_MEMORY,    /* a host or device allocation failed                  */
+    CLSEL_ERROR_NO_DEVICE,        /* no OpenCL library, platform or usable device        */
+    CLSEL_ERROR_BUILD,            /* the OpenCL program did not build (see the log)      */
+    CLSEL_ERROR_OPENCL            /* an OpenCL call failed (its cl_int is in the message) */
+} clsel_status;
+
+/* ---- element types -----------------------------------------------------------------
+ * Pinned numbers (ABI); 0 is invalid so that zeroed memory is never a valid type. */
+typedef enum clsel_dtype {
+    CLSEL_DTYPE_INVALID = 0,
+    CLSEL_BOOLEAN, /* 1 byte */
+    CLSEL_U8,
+    CLSEL_I8,
+    CLSEL_U16,
+    CLSEL_I16,
+    CLSEL_F16,  /* IEEE binary16, moved as its 2-byte pattern */
+    CLSEL_BF16, /* bfloat16, moved as its 2-byte pattern      */
+    CLSEL_U32,
+    CLSEL_I32,
+    CLSEL_F32,
+    CLSEL_U64,
+    CLSEL_I64,
+    CLSEL_F64
+} clsel_dtype;
+
+/* ---- broadcast attributes ---------------------------------------------------------- */
+typedef enum clsel_broadcast {
+    CLSEL_BROADCAST_NUMPY = 0, /* numpy rules (the default)                         */
+    CLSEL_BROADCAST_NONE,      /* all three shapes identical (OpenVINO "explicit") */
+    CLSEL_BROADCAST_PDPD       /* PaddlePaddle style: out = then's shape, with axis */
+} clsel_broadcast;
+
+typedef enum clsel_cond_broadcast {
+    /* numpy mode: cond is broadcast one way onto broadcast(then, else) and may never
+     * enlarge it (the Select-1 text, oneDNN). The default. */
+    CLSEL_COND_ONE_WAY = 0,
+    /* numpy mode: cond takes part in a two-way broadcast like then and else
+     * (OpenVINO's runtime, ONNX Where): out = broadcast(broadcast(then, else), cond). */
+    CLSEL_COND_BIDIRECTIONAL
+} clsel_cond_broadcast;
+
+typedef struct clsel_shape {
+    int32_t rank;                  /* 0 .. CLSEL_MAX_RANK                      */
+    int64_t dims[CLSEL_MAX_RANK];  /* dims[0 .. rank-1], row-major, each >= 0 */
+} clsel_shape;
+
+typedef struct clsel_attrs {
+    clsel_broadcast broadcast;           /* default CLSEL_BROADCAST_NUMPY                 */
+    int64_t axis;                        /* pdpd only: first output dim that else and    */
+                                         /* cond are placed on; -1 (default) = per input */
+                                         /* rank(then) - rank(input). Ignored otherwise. */
+    clsel_cond_broadcast cond_broadcast; /* numpy only; default CLSEL_COND_ONE_WAY       */
+} clsel_attrs;
+
+/* numpy, axis -1, one-way cond. A NULL attrs pointer anywhere means these. */
+CLSEL_API clsel_attrs clsel_attrs_default(void);
+
+/* ---- names, messages, version ------------------------------------------------------ */
+
+/* "success", "invalid argument", ...; never NULL (unknown codes give "unknown status"). */
+CLSEL_API const char *clsel_status_string(clsel_status s);
+
+/* The message of the last failure on this thread, naming what was wrong and the values
+ * involved, e.g. "numpy broadcast: cond {3,5} cannot be broadcast to {2,3,4,5} (cond dim
+ * 0: 3 vs 4)". Empty string when nothing failed yet. Valid until the next clsel call on
+ * this thread; never NULL. Successful calls do not clear it. */
+CLSEL_API const char *clsel_last_error(void);
+
+/* Bytes per element: 1, 2, 4 or 8; 0 for an invalid dtype. */
+CLSEL_API size_t clsel_dtype_size(clsel_dtype t);
+
+/* "boolean", "u8", "i8", "u16", "i16", "f16", "bf16", "u32", "i32", "f32", "u64",
+ * "i64", "f64"; "invalid" for anything else. Never NULL. */
+CLSEL_API const char *clsel_dtype_name(clsel_dtype t);
+
+/* The inverse of clsel_dtype_name; also accepts numpy-style names ("bool", "uint8",
+ * "float16", "bfloat16", "float32", ...). CLSEL_DTYPE_INVALID for unknown or NULL. */
+CLSEL_API clsel_dtype clsel_dtype_from_name(const char *name);
+
+/* "MAJOR.MINOR.PATCH" of the library actually linked. */
+CLSEL_API const char *clsel_version(void);
+
+/* ---- shape inference ----------------------------------------------------------------
+ * The output shape Select gives for these input shapes, or an error (INVALID_SHAPE for
+ * shapes that do not broadcast, bad ranks or dims; INVALID_ARGUMENT for NULL pointers,
+ * unknown attribute values or a pdpd axis < -1; OVERFLOW when the element count does
+ * not fit in int64). Needs no device. *out is written only on success. */
+CLSEL_API clsel_status clsel_infer_shape(const clsel_shape *cond, const clsel_shape *then_shape,
+                                         const clsel_shape *else_shape,
+                                         const clsel_attrs *attrs /* NULL = default */,
+                                         clsel_shape *out);
+
+/* Checks a dtype combination: cond must be CLSEL_BOOLEAN or CLSEL_U8 (one byte,
+ * nonzero = true); then and else must be the same valid type (no promotion).
+ * CLSEL_ERROR_INVALID_DTYPE with a message naming the types otherwise. */
+CLSEL_API clsel_status clsel_check_dtypes(clsel_dtype cond, clsel_dtype then_dtype,
+                                          clsel_dtype else_dtype);
+
+/* ---- plans --------------------------------------------------------------------------
+ * A plan holds everything about one (dtype, shapes, attrs) combination: the output
+ * shape, the validation, and the collapsed iteration geometry the CPU loop and the
+ * OpenCL kernels consume. Create it once, run it many times, share it between threads.
+ * `dtype` is the type of then, else and the output; cond is always one byte. */
+typedef struct clsel_plan clsel_plan;
+
+CLSEL_API clsel_status clsel_plan_create(clsel_dtype dtype, const clsel_shape *cond,
+                                         const clsel_shape *then_shape,
+                                         const clsel_shape *else_shape,
+                                         const clsel_attrs *attrs /* NULL = default */,
+                                         clsel_plan **plan);
+CLSEL_API void clsel_plan_destroy(clsel_plan *plan); /* NULL is fine */
+
+/* Queries; each returns 0 / NULL / CLSEL_DTYPE_INVALID for a NULL plan. */
+CLSEL_API const clsel_shape *clsel_plan_output_shape(const clsel_plan *plan);
+CLSEL_API int64_t clsel_plan_output_count(const clsel_plan *plan);
+CLSEL_API size_t clsel_plan_output_bytes(const clsel_plan *plan);
+CLSEL_API clsel_dtype clsel_plan_dtype(const clsel_plan *plan);
+
+/* Which input, for clsel_plan_input_count. */
+typedef enum clsel_operand { CLSEL_OPERAND_COND = 0, CLSEL_OPERAND_THEN, CLSEL_OPERAND_ELSE } clsel_operand;
+
+/* Elements of that input as given to clsel_plan_create (before broadcasting); -1 for a
+ * NULL plan or an unknown operand. */
+CLSEL_API int64_t clsel_plan_input_count(const clsel_plan *plan, clsel_operand which);
+
+/* A one-line description of the collapsed geometry the plan runs, e.g.
+ * "f32 out {2,3,4,5} -> 2 dims [20,6] cond:[0,1] then:[1,20] else:[0,0]" (dims and
+ * element strides innermost first). Writes at most `size` bytes including the NUL;
+ * returns the length it needed (like snprintf). For logs and tests only: the format
+ * may change. */
+CLSEL_API size_t clsel_plan_describe(const clsel_plan *plan, char *buf, size_t size);
+
+/* ---- CPU path ------------------------------------------------------------------------
+ * Runs the plan on host memory, on the calling thread. Each pointer is the first
+ * element of a dense row-major tensor of the shape given to the plan (cond: 1 byte per
+ * element). A pointer may be NULL only when that tensor has zero elements.
+ * `out` may be exactly `then_data` or `else_data` (in place) when that input has the
+ * output's shape; any other overlap of `out` with an input is CLSEL_ERROR_BUFFER. */
+CLSEL_API clsel_status clsel_plan_run_cpu(const clsel_plan *plan, const void *cond,
+                                          const void *then_data, const void *else_data,
+                                          void *out);
+
+/* One call: plan, run on the CPU, free. Same rules as clsel_plan_run_cpu. */
+CLSEL_API clsel_status clsel_select_cpu(clsel_dtype dtype, const clsel_shape *cond_shape,
+                                        const void *cond, const clsel_shape *then_shape,
+                                        const void *then_data, const clsel_shape *else_shape,
+                                        const void *else_data, const clsel_attrs *attrs,
+                                        void *out);
+
+/* ---- runtime: host pointers on the best device, CPU fallback ----------------------------
+ * clsel_runtime_create(CLSEL_DEVICE_AUTO) picks an OpenCL device and falls back to the
+ * CPU path when there is no OpenCL library, no platform, no device, or the program
+ * does not build. The environment can steer it:
+ *   CLSEL_DEVICE=auto|cpu|opencl   overrides CLSEL_DEVICE_AUTO (only AUTO)
+ *   CLSEL_PLATFORM=N               platform index (default: first with a usable device)
+ *   CLSEL_DEVICE_INDEX=N           device index within that platform
+ * AUTO prefers a GPU or accelerator over a CPU device. Asking for CLSEL_DEVICE_OPENCL
+ * explicitly never falls back: it fails with CLSEL_ERROR_NO_DEVICE and a message.
+ * CLSEL_DEVICE_CPU never touches OpenCL. */
+typedef enum clsel_device { CLSEL_DEVICE_AUTO = 0, CLSEL_DEVICE_CPU, CLSEL_DEVICE_OPENCL } clsel_device;
+typedef struct clsel_runtime clsel_runtime;
+
+CLSEL_API clsel_status clsel_runtime_create(clsel_device want, clsel_runtime **rt);
+CLSEL_API void clsel_runtime_destroy(clsel_runtime *rt); /* NULL is fine */
+
+/* CLSEL_DEVICE_CPU or CLSEL_DEVICE_OPENCL: what this runtime actually runs on
+ * (never AUTO). CLSEL_DEVICE_CPU for NULL. */
+CLSEL_API clsel_device clsel_runtime_device(const clsel_runtime *rt);
+
+/* The OpenCL device name, or "cpu" for the CPU path. Never NULL. */
+CLSEL_API const char *clsel_runtime_device_name(const clsel_runtime *rt);
+
+/* Why an AUTO runtime runs on the CPU path (the message of the OpenCL failure), or ""
+ * when it did not fall back. Never NULL. */
+CLSEL_API const char *clsel_runtime_fallback_reason(const clsel_runtime *rt);
+
+/* Runs the plan on host memory, like clsel_plan_run_cpu (same pointer and in-place
+ * rules), on the runtime's device: uploads the inputs, runs, downloads the result into
+ * `out`, and returns when `out` holds it (blocking). The result is identical bit for
+ * bit to the CPU path's. Tensors that do not fit one device allocation
+ * (CL_DEVICE_MAX_MEM_ALLOC_SIZE) run on the CPU path. Safe to call from several
+ * threads at once on one runtime. */
+CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
+                                         const void *then_data, const void *else_data, void *out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CLSEL_H */

@@ -1,0 +1,95 @@
+/*
+ * clsel_cl.h - run clsel plans on your own OpenCL context, queue and buffers.
+ *
+ * Include clsel.h first (this header includes it too) and link clsel. The library loads
+ * the OpenCL entry points it uses from the process's OpenCL library (libOpenCL.so.1,
+ * or the file named by CLSEL_OPENCL_LIBRARY), so a program that never calls into this
+ * header runs without OpenCL installed.
+ *
+ * Contract
+ *  - clsel_cl_context_create retains the cl_context and cl_device_id you pass and
+ *    builds the kernels for that device once, eagerly: build failures surface there.
+ *    Nothing else is created per call; clsel_cl_context_destroy releases everything.
+ *    The library never creates contexts, queues or sub-buffers of its own here.
+ *  - clsel_cl_enqueue only enqueues: no clFinish, no clWaitForEvents, no blocking call.
+ *    It works on in-order and out-of-order queues. Ordering against other queues is the
+ *    caller's job, through the wait list.
+ *  - Tensors are (cl_mem, byte offset) pairs. A buffer may be larger than needed and may
+ *    be a sub-buffer; the offset must be a multiple of the element size (any offset for
+ *    cond). A buffer may be NULL only when its tensor has zero elements.
+ *  - The returned event (when `event` is not NULL) completes after all the work of the
+ *    call, also when the call launches nothing (zero-element output: a marker). The
+ *    caller releases it. On failure *event is set to NULL and nothing is enqueued.
+ *  - The output may be exactly `then` or `else` (same buffer, same offset, and that
+ *    input has the output's shape). Any other overlap between the output range and an
+ *    input range, cond included, is CLSEL_ERROR_BUFFER. So are buffers smaller than
+ *    offset + tensor bytes (checked with CL_MEM_SIZE) and an output buffer created
+ *    CL_MEM_READ_ONLY.
+ *  - The queue must belong to the context and device the clsel_cl_context was made for.
+ *
+ * Threading
+ *  - One clsel_cl_context may be used by any number of threads at once, each on its own
+ *    queue or on a shared one; plans are immutable and shareable. Kernel arguments are
+ *    set under a per-kernel lock, so concurrent calls never see each other's arguments.
+ *  - Destroy the context only after every call on it has returned. Work already
+ *    enqueued keeps running: OpenCL keeps the kernels alive until it completes.
+ */
+#ifndef CLSEL_CL_H
+#define CLSEL_CL_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#ifdef __APPLE__
+#include <OpenCL/cl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#include "clsel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct clsel_cl_context clsel_cl_context;
+
+/* Builds clsel's kernels for `device` in `context` and retains both. Fails with
+ * CLSEL_ERROR_NO_DEVICE when the OpenCL library cannot be loaded or the device is not
+ * part of the context, CLSEL_ERROR_BUILD when the program does not build (the build
+ * log is then in clsel_cl_build_log(NULL)), CLSEL_ERROR_OPENCL for other OpenCL
+ * failures. */
+CLSEL_API clsel_status clsel_cl_context_create(cl_context context, cl_device_id device,
+                                               clsel_cl_context **ctx);
+CLSEL_API void clsel_cl_context_destroy(clsel_cl_context *ctx); /* NULL is fine */
+
+/* The program build log of `ctx` (often empty). For NULL: the log of the last failed
+ * build on this thread. Never NULL; valid until ctx is destroyed (or, for NULL, until
+ * the next failed build on this thread). */
+CLSEL_API const char *clsel_cl_build_log(const clsel_cl_context *ctx);
+
+/* The device name of `ctx`, for logs ("" for NULL). */
+CLSEL_API const char *clsel_cl_device_name(const clsel_cl_context *ctx);
+
+/* The raw cl_int of the last failed OpenCL call on this thread (CL_SUCCESS when the
+ * last failure was not an OpenCL call). */
+CLSEL_API cl_int clsel_cl_last_cl_error(void);
+
+/* The OpenCL device a runtime runs on, or NULL when it runs on the CPU path. */
+CLSEL_API cl_device_id clsel_runtime_cl_device(const clsel_runtime *rt);
+
+/* Enqueues Select for `plan` on `queue`. Offsets are in bytes. See the contract above.
+ * The call itself does not block; `event` may be NULL. */
+CLSEL_API clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan,
+                                        cl_command_queue queue, cl_mem cond, size_t cond_offset,
+                                        cl_mem then_mem, size_t then_offset, cl_mem else_mem,
+                                        size_t else_offset, cl_mem out, size_t out_offset,
+                                        cl_uint num_events_in_wait_list,
+                                        const cl_event *event_wait_list,
+                                        cl_event *event /* may be NULL */);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CLSEL_CL_H */

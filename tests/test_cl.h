@@ -1,0 +1,38 @@
+/* test_cl.h - an OpenCL device for the tests, and a host-memory round trip through
+ * clsel_cl_enqueue with offsets and guard bytes. */
+#ifndef CLSEL_TESTS_TEST_CL_H
+#define CLSEL_TESTS_TEST_CL_H
+
+#include "clsel_cl.h"
+
+typedef struct test_cl {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    clsel_cl_context *ctx;
+    char device_name[256];
+} test_cl;
+
+/* Exit status ctest reads as "skipped" (SKIP_RETURN_CODE). */
+#define TEST_SKIP 77
+
+/* Opens the device the runtime would pick with CLSEL_PLATFORM / CLSEL_DEVICE_INDEX
+ * (default: the first device of the first platform that has one), with an in-order
+ * queue and a clsel_cl_context. Without a device it exits TEST_SKIP, or 1 when
+ * CLSEL_REQUIRE_OPENCL=1 (CI), printing why. */
+void test_cl_open(test_cl *env);
+void test_cl_close(test_cl *env);
+
+/* Runs `plan` on host data through clsel_cl_enqueue: every tensor goes into its own
+ * buffer at an offset of `offset_elems` elements, with guard bytes before and after;
+ * the call waits on a user event and returns an event that is waited on. *guards_ok
+ * says whether the output buffer's guard bytes survived. `out` receives the result
+ * only on success. */
+clsel_status test_cl_run(test_cl *env, const clsel_plan *plan, const void *cond, const void *then_data,
+                         const void *else_data, void *out, size_t offset_elems, int *guards_ok);
+
+/* Creates a buffer of `bytes` (at least 1) holding `host` if not NULL. Exits on failure. */
+cl_mem test_cl_buffer(test_cl *env, cl_mem_flags flags, size_t bytes, const void *host);
+
+#endif

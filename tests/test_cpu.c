@@ -1,0 +1,320 @@
+/* test_cpu.c - the CPU path against the oracle and against hand-written expectations:
+ * every dtype, each operand broadcast alone and together, all modes, cond bytes,
+ * special values, in place, aliasing errors, NULLs, empty tensors. */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "oracle.h"
+#include "test_util.h"
+
+#define GUARD 0x5A
+#define GUARD_BYTES 32
+
+static clsel_attrs attrs_for(const oracle_case *c)
+{
+    clsel_attrs a = clsel_attrs_default();
+    a.broadcast = c->mode;
+    a.axis = c->axis;
+    a.cond_broadcast = c->cond_broadcast;
+    return a;
+}
+
+/* Random data through the CPU path and the oracle; compares bit for bit and checks the
+ * guard bytes after the output. */
+static void check_against_oracle(const oracle_case *c, clsel_dtype dtype, uint64_t seed)
+{
+    clsel_shape out_shape;
+    if (!oracle_shape(c, &out_shape)) {
+        CHECK_MSG(0, "test case (mode %d, ranks %d %d %d) is invalid for the oracle", (int)c->mode,
+                  (int)c->shape[0].rank, (int)c->shape[1].rank, (int)c->shape[2].rank);
+        return;
+    }
+    rng r = {seed};
+    const size_t w = clsel_dtype_size(dtype);
+    const int64_t nc = shape_count(&c->shape[0]), nt = shape_count(&c->shape[1]), ne = shape_count(&c->shape[2]);
+    const int64_t no = shape_count(&out_shape);
+    uint8_t *cond = test_alloc((size_t)nc);
+    uint8_t *t = test_alloc((size_t)nt * w), *e = test_alloc((size_t)ne * w);
+    uint8_t *want = test_alloc((size_t)no * w), *got = test_alloc((size_t)no * w + GUARD_BYTES);
+    fill_cond(cond, (size_t)nc, &r);
+    fill_values(t, (size_t)nt, w, &r);
+    fill_values(e, (size_t)ne, w, &r);
+    memset(got, GUARD, (size_t)no * w + GUARD_BYTES);
+    oracle_case oc = *c;
+    oc.elem_size = w;
+    oracle_select(&oc, &out_shape, cond, t, e, want);
+
+    clsel_attrs a = attrs_for(c);
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create(dtype, &c->shape[0], &c->shape[1], &c->shape[2], &a, &plan));
+    if (plan) {
+        CHECK(shape_equal(clsel_plan_output_shape(plan), &out_shape));
+        CHECK_OK(clsel_plan_run_cpu(plan, cond, t, e, got));
+        CHECK_MSG(memcmp(got, want, (size_t)no * w) == 0, "%s mode %d: CPU differs from the oracle",
+                  clsel_dtype_name(dtype), (int)c->mode);
+        int guard_ok = 1;
+        for (size_t i = 0; i < GUARD_BYTES; ++i) guard_ok &= got[(size_t)no * w + i] == GUARD;
+        CHECK(guard_ok);
+    }
+    clsel_plan_destroy(plan);
+    free(cond);
+    free(t);
+    free(e);
+    free(want);
+    free(got);
+}
+
+static oracle_case make_case(clsel_broadcast mode, int64_t axis, clsel_shape c, clsel_shape t, clsel_shape e)
+{
+    oracle_case oc;
+    memset(&oc, 0, sizeof oc);
+    oc.mode = mode;
+    oc.axis = axis;
+    oc.cond_broadcast = CLSEL_COND_ONE_WAY;
+    oc.shape[0] = c;
+    oc.shape[1] = t;
+    oc.shape[2] = e;
+    return oc;
+}
+
+static oracle_case two_way(oracle_case c)
+{
+    c.cond_broadcast = CLSEL_COND_BIDIRECTIONAL;
+    return c;
+}
+
+static void test_seed_example(void)
+{
+    const uint8_t cond[6] = {0, 0, 1, 0, 1, 1};
+    const int32_t then_data[6] = {-1, 0, 1, 2, 3, 4}, else_data[6] = {11, 10, 9, 8, 7, 6};
+    const int32_t expected[6] = {11, 10, 1, 8, 3, 4};
+    int32_t out[6] = {0};
+    clsel_shape s = SHAPE(3, 2);
+    CHECK_OK(clsel_select_cpu(CLSEL_I32, &s, cond, &s, then_data, &s, else_data, NULL, out));
+    CHECK(memcmp(out, expected, sizeof out) == 0);
+}
+
+/* Each operand broadcast alone and together, across modes and every dtype. */
+static void test_broadcast_patterns(void)
+{
+    const clsel_shape full = SHAPE(3, 4, 5);
+    const oracle_case cases[] = {
+        make_case(CLSEL_BROADCAST_NONE, -1, full, full, full),
+        make_case(CLSEL_BROADCAST_NUMPY, -1, full, full, full),
+        make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(4, 1), full, full),       /* cond alone */
+        make_case(CLSEL_BROADCAST_NUMPY, -1, full, SHAPE(1, 4, 1), full),    /* then alone */
+        make_case(CLSEL_BROADCAST_NUMPY, -1, full, full, SHAPE(5)),          /* else alone */
+        make_case(CLSEL_BROADCAST_NUMPY, -1, SCALAR, full, full),            /* scalar cond */
+        two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, full, SCALAR, SCALAR)), /* scalar values */
+        make_case(CLSEL_BROADCAST_NUMPY, -1, full, SCALAR, full),            /* scalar then */
+        make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(3, 1, 1), SHAPE(3, 4, 1), SHAPE(1, 5)), /* all three */
+        make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(1, 1, 5), SHAPE(3, 1, 5), SHAPE(1, 4, 1)),
+        make_case(CLSEL_BROADCAST_NUMPY, -1, SCALAR, SCALAR, SCALAR),
+        make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(2, 1, 2, 1, 2, 1, 2, 1), SHAPE(1, 3, 1, 3, 1, 3, 1, 3),
+                  SHAPE(2, 3, 2, 3, 2, 3, 2, 3)), /* rank 8, nothing collapses */
+        make_case(CLSEL_BROADCAST_PDPD, 1, SHAPE(4), full, SHAPE(4, 1)),
+        make_case(CLSEL_BROADCAST_PDPD, -1, SHAPE(5), full, SHAPE(4, 5)),
+        make_case(CLSEL_BROADCAST_PDPD, 0, SHAPE(3, 4), full, SCALAR),
+        make_case(CLSEL_BROADCAST_PDPD, -1, full, full, full),
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+        for (int d = 0; d < 13; ++d) check_against_oracle(&cases[k], all_dtypes[d], 1000 * k + (uint64_t)d);
+    const oracle_case mutual = two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(1, 1, 3), SHAPE(1, 3, 1),
+                                                 SHAPE(3, 1, 1)));
+    for (int d = 0; d < 13; ++d) check_against_oracle(&mutual, all_dtypes[d], 77 + (uint64_t)d);
+}
+
+static void test_cond_bytes(void)
+{
+    const uint8_t cond[8] = {0x00, 0x01, 0x02, 0x80, 0xFF, 0x7F, 0x00, 0x10};
+    const uint16_t t[8] = {1, 2, 3, 4, 5, 6, 7, 8}, e[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+    const uint16_t expected[8] = {10, 2, 3, 4, 5, 6, 70, 8};
+    uint16_t out[8];
+    clsel_shape s = SHAPE(8);
+    CHECK_OK(clsel_select_cpu(CLSEL_U16, &s, cond, &s, t, &s, e, NULL, out));
+    CHECK(memcmp(out, expected, sizeof out) == 0);
+    /* A u8 cond is taken byte for byte too. */
+    CHECK_OK(clsel_select_cpu(CLSEL_BF16, &s, cond, &s, t, &s, e, NULL, out));
+    CHECK(memcmp(out, expected, sizeof out) == 0);
+}
+
+/* NaN payloads, sNaN, -0.0, +-Inf and denormals pass unchanged from either branch. */
+static void test_special_values(void)
+{
+    const uint32_t specials32[6] = {0x7FC00001u, 0x7F800001u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x00000001u};
+    const uint64_t specials64[6] = {0x7FF8000000000001ull, 0x7FF0000000000001ull, 0x8000000000000000ull,
+                                    0x7FF0000000000000ull, 0xFFF0000000000000ull, 0x0000000000000001ull};
+    const uint16_t specials16[6] = {0x7E01, 0x7C01, 0x8000, 0x7C00, 0xFC00, 0x0001};
+    const uint32_t zeros32[6] = {0};
+    const uint64_t zeros64[6] = {0};
+    const uint16_t zeros16[6] = {0};
+    const uint8_t pick[6] = {1, 0, 1, 0, 1, 1}; /* where the special value must come out */
+    clsel_shape s = SHAPE(6);
+    for (int in_else = 0; in_else < 2; ++in_else) {
+        uint8_t cond[6];
+        for (int i = 0; i < 6; ++i) cond[i] = (uint8_t)(in_else ? !pick[i] : pick[i]);
+        uint32_t o32[6];
+        uint64_t o64[6];
+        uint16_t o16[6];
+        CHECK_OK(clsel_select_cpu(CLSEL_F32, &s, cond, &s, in_else ? zeros32 : specials32, &s,
+                                  in_else ? specials32 : zeros32, NULL, o32));
+        CHECK_OK(clsel_select_cpu(CLSEL_F64, &s, cond, &s, in_else ? zeros64 : specials64, &s,
+                                  in_else ? specials64 : zeros64, NULL, o64));
+        CHECK_OK(clsel_select_cpu(CLSEL_F16, &s, cond, &s, in_else ? zeros16 : specials16, &s,
+                                  in_else ? specials16 : zeros16, NULL, o16));
+        for (int i = 0; i < 6; ++i) {
+            CHECK(o32[i] == (pick[i] ? specials32[i] : 0));
+            CHECK(o64[i] == (pick[i] ? specials64[i] : 0));
+            CHECK(o16[i] == (pick[i] ? specials16[i] : 0));
+        }
+    }
+    /* The unselected branch holding NaN or Inf does not leak into the result. */
+    const float nan_inf[2] = {NAN, INFINITY}, ones[2] = {1.0f, -0.0f};
+    float out[2];
+    const uint8_t take_ones[2] = {0, 0};
+    clsel_shape two = SHAPE(2);
+    CHECK_OK(clsel_select_cpu(CLSEL_F32, &two, take_ones, &two, nan_inf, &two, ones, NULL, out));
+    CHECK(out[0] == 1.0f && out[1] == 0.0f && signbit(out[1]));
+}
+
+/* Where numpy and pdpd both accept a case and disagree: then {3,3}, else {3}, cond {3}. */
+static void test_numpy_vs_pdpd(void)
+{
+    const uint8_t cond[3] = {1, 0, 1};
+    const int32_t t[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, e[3] = {-1, -2, -3};
+    const int32_t numpy_expected[9] = {1, -2, 3, 4, -2, 6, 7, -2, 9};   /* cond, else along columns */
+    const int32_t pdpd_expected[9] = {1, 2, 3, -2, -2, -2, 7, 8, 9};    /* cond, else along rows */
+    int32_t out[9];
+    clsel_shape c = SHAPE(3), ts = SHAPE(3, 3), es = SHAPE(3);
+    clsel_attrs pdpd = clsel_attrs_default();
+    pdpd.broadcast = CLSEL_BROADCAST_PDPD;
+    pdpd.axis = 0;
+    CHECK_OK(clsel_select_cpu(CLSEL_I32, &c, cond, &ts, t, &es, e, NULL, out));
+    CHECK(memcmp(out, numpy_expected, sizeof out) == 0);
+    CHECK_OK(clsel_select_cpu(CLSEL_I32, &c, cond, &ts, t, &es, e, &pdpd, out));
+    CHECK(memcmp(out, pdpd_expected, sizeof out) == 0);
+}
+
+static void test_in_place(void)
+{
+    const uint8_t cond[6] = {1, 0, 1, 0, 0, 1};
+    int64_t buf[6] = {1, 2, 3, 4, 5, 6};
+    const int64_t other[6] = {-1, -2, -3, -4, -5, -6};
+    clsel_shape s = SHAPE(2, 3);
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create(CLSEL_I64, &s, &s, &s, NULL, &plan));
+    CHECK_OK(clsel_plan_run_cpu(plan, cond, buf, other, buf)); /* out == then */
+    const int64_t expected_then[6] = {1, -2, 3, -4, -5, 6};
+    CHECK(memcmp(buf, expected_then, sizeof buf) == 0);
+    int64_t buf2[6] = {1, 2, 3, 4, 5, 6};
+    CHECK_OK(clsel_plan_run_cpu(plan, cond, other, buf2, buf2)); /* out == else */
+    const int64_t expected_else[6] = {-1, 2, -3, 4, 5, -6};
+    CHECK(memcmp(buf2, expected_else, sizeof buf2) == 0);
+    clsel_plan_destroy(plan);
+
+    /* A larger in-place case through every width, against the oracle. */
+    for (int d = 0; d < 13; ++d) {
+        const size_t w = clsel_dtype_size(all_dtypes[d]);
+        enum { N = 1000 };
+        rng r = {(uint64_t)d};
+        uint8_t c[N], t[N * 8], e[N * 8], want[N * 8];
+        fill_cond(c, N, &r);
+        fill_values(t, N, w, &r);
+        fill_values(e, N, w, &r);
+        oracle_case oc = make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(N), SHAPE(N), SHAPE(N));
+        oc.elem_size = w;
+        oracle_select(&oc, &oc.shape[0], c, t, e, want);
+        clsel_shape n = SHAPE(N);
+        CHECK_OK(clsel_select_cpu(all_dtypes[d], &n, c, &n, t, &n, e, NULL, t));
+        CHECK(memcmp(t, want, N * w) == 0);
+    }
+}
+
+static void test_aliasing_errors(void)
+{
+    uint8_t cond[8] = {1, 0, 1, 0, 1, 0, 1, 0};
+    uint32_t data[16] = {0};
+    for (int i = 0; i < 16; ++i) data[i] = (uint32_t)i;
+    uint32_t snapshot[16];
+    memcpy(snapshot, data, sizeof data);
+    clsel_shape s = SHAPE(8), one = SHAPE(1);
+    clsel_plan *plan = NULL, *bplan = NULL;
+    CHECK_OK(clsel_plan_create(CLSEL_U32, &s, &s, &s, NULL, &plan));
+    /* Partial overlap with then, with else. */
+    CHECK_STATUS(clsel_plan_run_cpu(plan, cond, data, data + 8, data + 1), CLSEL_ERROR_BUFFER);
+    CHECK(strstr(clsel_last_error(), "out overlaps then"));
+    uint32_t other[8] = {0};
+    CHECK_STATUS(clsel_plan_run_cpu(plan, cond, other, data, data + 4), CLSEL_ERROR_BUFFER);
+    CHECK(strstr(clsel_last_error(), "out overlaps else"));
+    /* Overlap with cond (a 1-byte tensor inside the output). */
+    CHECK_STATUS(clsel_plan_run_cpu(plan, (const uint8_t *)data + 4, data, data + 8, data), CLSEL_ERROR_BUFFER);
+    CHECK(memcmp(data, snapshot, sizeof data) == 0);
+    /* out == then is only allowed when then has the output's shape. */
+    CHECK_OK(clsel_plan_create(CLSEL_U32, &s, &one, &s, NULL, &bplan));
+    CHECK_STATUS(clsel_plan_run_cpu(bplan, cond, data, data + 8, data), CLSEL_ERROR_BUFFER);
+    CHECK(memcmp(data, snapshot, sizeof data) == 0);
+    /* then and else may alias each other. */
+    uint32_t out[8];
+    CHECK_OK(clsel_plan_run_cpu(plan, cond, data, data, out));
+    CHECK(memcmp(out, data, sizeof out) == 0);
+    clsel_plan_destroy(plan);
+    clsel_plan_destroy(bplan);
+}
+
+static void test_null_and_empty(void)
+{
+    uint8_t cond[4] = {1, 1, 0, 0};
+    float t[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8}, out[4] = {9, 9, 9, 9};
+    const float untouched[4] = {9, 9, 9, 9};
+    clsel_shape s = SHAPE(4), empty = SHAPE(0, 4);
+    clsel_plan *plan = NULL, *eplan = NULL;
+    CHECK_OK(clsel_plan_create(CLSEL_F32, &s, &s, &s, NULL, &plan));
+    CHECK_STATUS(clsel_plan_run_cpu(NULL, cond, t, e, out), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_plan_run_cpu(plan, NULL, t, e, out), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "cond is NULL but has 4 elements"));
+    CHECK_STATUS(clsel_plan_run_cpu(plan, cond, NULL, e, out), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_plan_run_cpu(plan, cond, t, NULL, out), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_plan_run_cpu(plan, cond, t, e, NULL), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(memcmp(out, untouched, sizeof out) == 0);
+
+    /* Empty output: NULL pointers are fine, nothing is written. */
+    CHECK_OK(clsel_plan_create(CLSEL_F32, &empty, &empty, &s, NULL, &eplan));
+    CHECK(clsel_plan_output_count(eplan) == 0);
+    CHECK_OK(clsel_plan_run_cpu(eplan, NULL, NULL, e, NULL));
+    CHECK_OK(clsel_plan_run_cpu(eplan, cond, t, e, out));
+    CHECK(memcmp(out, untouched, sizeof out) == 0);
+    clsel_plan_destroy(plan);
+    clsel_plan_destroy(eplan);
+
+    /* Bad shapes through the one-shot call leave out untouched too. */
+    clsel_shape bad = SHAPE(3);
+    CHECK_STATUS(clsel_select_cpu(CLSEL_F32, &s, cond, &bad, t, &s, e, NULL, out), CLSEL_ERROR_INVALID_SHAPE);
+    CHECK(memcmp(out, untouched, sizeof out) == 0);
+}
+
+static void test_rank0(void)
+{
+    const uint8_t yes = 0x80, no = 0;
+    const double a = -0.0, b = 3.5;
+    double out = 1.0;
+    clsel_shape s = SCALAR;
+    CHECK_OK(clsel_select_cpu(CLSEL_F64, &s, &yes, &s, &a, &s, &b, NULL, &out));
+    CHECK(out == 0.0 && signbit(out));
+    CHECK_OK(clsel_select_cpu(CLSEL_F64, &s, &no, &s, &a, &s, &b, NULL, &out));
+    CHECK(out == 3.5);
+}
+
+int main(void)
+{
+    test_seed_example();
+    test_broadcast_patterns();
+    test_cond_bytes();
+    test_special_values();
+    test_numpy_vs_pdpd();
+    test_in_place();
+    test_aliasing_errors();
+    test_null_and_empty();
+    test_rank0();
+    return check_report("test_cpu");
+}

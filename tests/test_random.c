@@ -1,0 +1,180 @@
+/* test_random.c - seeded random differential testing: random (shape, mode, dtype,
+ * data) cases through the oracle, the CPU path and (with "opencl") the OpenCL path,
+ * compared with memcmp. Shape errors must agree with the oracle too.
+ *
+ *   test_random cpu|opencl [cases] [seed]
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "oracle.h"
+#include "test_cl.h"
+#include "test_util.h"
+
+enum { MAX_ELEMENTS = 1 << 15 };
+
+static int64_t pick_dim(rng *r)
+{
+    static const int64_t dims[] = {1, 1, 2, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64, 100, 257};
+    if (rng_below(r, 40) == 0) return 0;
+    return dims[rng_below(r, sizeof dims / sizeof dims[0])];
+}
+
+/* An output shape of at most MAX_ELEMENTS elements. */
+static clsel_shape random_out_shape(rng *r)
+{
+    static const int ranks[] = {0, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6, 7, 8};
+    clsel_shape s = SCALAR;
+    s.rank = ranks[rng_below(r, sizeof ranks / sizeof ranks[0])];
+    for (;;) { /* inputs may hold 1 where the output has 0: bound the nonzero dims */
+        int64_t nonzero = 1;
+        for (int i = 0; i < s.rank; ++i) {
+            s.dims[i] = pick_dim(r);
+            nonzero *= s.dims[i] ? s.dims[i] : 1;
+        }
+        if (nonzero <= MAX_ELEMENTS) return s;
+    }
+}
+
+/* numpy: a right-aligned suffix of `out`, each dim kept or replaced by 1. */
+static clsel_shape numpy_input(rng *r, const clsel_shape *out)
+{
+    clsel_shape s = SCALAR;
+    s.rank = (int)rng_below(r, (uint64_t)out->rank + 1);
+    if (rng_below(r, 2)) s.rank = out->rank;
+    for (int i = 0; i < s.rank; ++i) {
+        int64_t d = out->dims[out->rank - s.rank + i];
+        s.dims[i] = rng_below(r, 3) == 0 ? 1 : d;
+    }
+    return s;
+}
+
+/* pdpd: dims of `then` from `start`, some replaced by 1, plus optional trailing 1s. */
+static clsel_shape pdpd_input(rng *r, const clsel_shape *then_shape, int start, int length)
+{
+    clsel_shape s = SCALAR;
+    for (int i = 0; i < length; ++i) s.dims[s.rank++] = rng_below(r, 3) == 0 ? 1 : then_shape->dims[start + i];
+    while (s.rank < CLSEL_MAX_RANK && rng_below(r, 4) == 0) s.dims[s.rank++] = 1;
+    return s;
+}
+
+static oracle_case random_case(rng *r)
+{
+    oracle_case c;
+    memset(&c, 0, sizeof c);
+    clsel_shape out = random_out_shape(r);
+    uint64_t mode = rng_below(r, 10);
+    c.axis = -1;
+    if (mode < 6) {
+        c.mode = CLSEL_BROADCAST_NUMPY;
+        c.cond_broadcast = rng_below(r, 3) == 0 ? CLSEL_COND_BIDIRECTIONAL : CLSEL_COND_ONE_WAY;
+        for (int k = 0; k < 3; ++k) c.shape[k] = numpy_input(r, &out);
+    } else if (mode < 7) {
+        c.mode = CLSEL_BROADCAST_NONE;
+        for (int k = 0; k < 3; ++k) c.shape[k] = out;
+    } else {
+        c.mode = CLSEL_BROADCAST_PDPD;
+        c.shape[1] = out;
+        int explicit_axis = rng_below(r, 2) == 0;
+        int start = (int)rng_below(r, (uint64_t)out.rank + 1);
+        if (explicit_axis) c.axis = start;
+        for (int k = 0; k < 3; k += 2) {
+            int length = (int)rng_below(r, (uint64_t)(out.rank - start) + 1);
+            if (!explicit_axis) { /* -1: aligned to the end of then, per input */
+                length = (int)rng_below(r, (uint64_t)out.rank + 1);
+                c.shape[k] = pdpd_input(r, &out, out.rank - length, length);
+                c.shape[k].rank = length; /* no trailing 1s: they would change the start */
+            } else {
+                c.shape[k] = pdpd_input(r, &out, start, length);
+            }
+        }
+    }
+    /* Now and then break a dim, so that errors get compared too. */
+    if (rng_below(r, 10) == 0) {
+        clsel_shape *s = &c.shape[rng_below(r, 3)];
+        if (s->rank > 0) s->dims[rng_below(r, (uint64_t)s->rank)] = 1 + (int64_t)rng_below(r, 4);
+    }
+    return c;
+}
+
+static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl)
+{
+    clsel_attrs a = clsel_attrs_default();
+    a.broadcast = c->mode;
+    a.axis = c->axis;
+    a.cond_broadcast = c->cond_broadcast;
+    clsel_shape want_shape;
+    int valid = oracle_shape(c, &want_shape);
+    clsel_plan *plan = NULL;
+    clsel_status st = clsel_plan_create(dtype, &c->shape[0], &c->shape[1], &c->shape[2], &a, &plan);
+    CHECK_MSG((st == CLSEL_SUCCESS) == valid, "oracle says %s, library says %s (%s)", valid ? "valid" : "invalid",
+              clsel_status_string(st), clsel_last_error());
+    if (st != CLSEL_SUCCESS || !valid) {
+        clsel_plan_destroy(plan);
+        return valid;
+    }
+    CHECK(shape_equal(clsel_plan_output_shape(plan), &want_shape));
+
+    const size_t w = clsel_dtype_size(dtype);
+    const int64_t n[3] = {shape_count(&c->shape[0]), shape_count(&c->shape[1]), shape_count(&c->shape[2])};
+    const int64_t no = shape_count(&want_shape);
+    uint8_t *cond = test_alloc((size_t)n[0]), *t = test_alloc((size_t)n[1] * w), *e = test_alloc((size_t)n[2] * w);
+    uint8_t *want = test_alloc((size_t)no * w), *got = test_alloc((size_t)no * w);
+    fill_cond(cond, (size_t)n[0], r);
+    fill_values(t, (size_t)n[1], w, r);
+    fill_values(e, (size_t)n[2], w, r);
+    oracle_case oc = *c;
+    oc.elem_size = w;
+    oracle_select(&oc, &want_shape, cond, t, e, want);
+
+    memset(got, 0xEE, (size_t)no * w);
+    CHECK_OK(clsel_plan_run_cpu(plan, cond, t, e, got));
+    char text[512];
+    clsel_plan_describe(plan, text, sizeof text);
+    CHECK_MSG(memcmp(got, want, (size_t)no * w) == 0, "CPU differs from the oracle: %s", text);
+    if (cl) {
+        int guards_ok = 0;
+        memset(got, 0xEE, (size_t)no * w);
+        CHECK_OK(test_cl_run(cl, plan, cond, t, e, got, rng_below(r, 4), &guards_ok));
+        CHECK_MSG(memcmp(got, want, (size_t)no * w) == 0, "OpenCL differs from the oracle: %s", text);
+        CHECK_MSG(guards_ok, "OpenCL wrote outside the output: %s", text);
+    }
+    free(cond);
+    free(t);
+    free(e);
+    free(want);
+    free(got);
+    clsel_plan_destroy(plan);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || (strcmp(argv[1], "cpu") != 0 && strcmp(argv[1], "opencl") != 0)) {
+        fprintf(stderr, "usage: test_random cpu|opencl [cases] [seed]\n");
+        return 2;
+    }
+    const int use_cl = strcmp(argv[1], "opencl") == 0;
+    const long cases = argc > 2 ? strtol(argv[2], NULL, 10) : 2000;
+    const uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 20261122;
+    test_cl cl;
+    if (use_cl) test_cl_open(&cl);
+    rng r = {seed};
+    long valid = 0, failures_before = 0;
+    for (long i = 0; i < cases; ++i) {
+        oracle_case c = random_case(&r);
+        clsel_dtype dtype = all_dtypes[rng_below(&r, 13)];
+        valid += run_case(&c, dtype, &r, use_cl ? &cl : NULL);
+        if (check_failures != failures_before) {
+            fprintf(stderr, "  case %ld (seed %llu): mode %d axis %lld cond_broadcast %d dtype %s\n", i,
+                    (unsigned long long)seed, (int)c.mode, (long long)c.axis, (int)c.cond_broadcast,
+                    clsel_dtype_name(dtype));
+            failures_before = check_failures;
+        }
+    }
+    printf("%ld random cases (%ld valid, %ld rejected by both), seed %llu, %s\n", cases, valid, cases - valid,
+           (unsigned long long)seed, use_cl ? "oracle vs CPU vs OpenCL" : "oracle vs CPU");
+    if (use_cl) test_cl_close(&cl);
+    return check_report(use_cl ? "test_random opencl" : "test_random cpu");
+}

@@ -1,0 +1,40 @@
+/* test_util.h - shared test helpers: shapes, seeded random data with special values. */
+#ifndef CLSEL_TESTS_TEST_UTIL_H
+#define CLSEL_TESTS_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clsel.h"
+
+/* A shape from a dims list: SHAPE(2, 3, 4); SCALAR is rank 0. */
+clsel_shape shape_make(const int64_t *dims, int rank);
+#define SHAPE(...) \
+    shape_make((const int64_t[]){__VA_ARGS__}, (int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
+#define SCALAR shape_make(NULL, 0)
+
+int shape_equal(const clsel_shape *a, const clsel_shape *b);
+int64_t shape_count(const clsel_shape *s);
+
+/* Every valid then/else dtype, in enum order. */
+extern const clsel_dtype all_dtypes[13];
+
+/* A small seeded generator (splitmix64), the same sequence on every platform. */
+typedef struct rng {
+    uint64_t state;
+} rng;
+uint64_t rng_next(rng *r);
+uint64_t rng_below(rng *r, uint64_t n); /* uniform in [0, n) */
+
+/* Random element bits of width w, with IEEE special patterns (NaN payloads, signalling
+ * NaNs, -0.0, infinities, denormals for f16, bf16, f32 and f64) mixed in. */
+void fill_values(void *data, size_t count, size_t w, rng *r);
+
+/* cond bytes: 0x00 half the time, otherwise one of 0x01, 0x02, 0x80, 0xFF or random
+ * nonzero. */
+void fill_cond(uint8_t *cond, size_t count, rng *r);
+
+/* malloc that never returns NULL for size 0 and aborts the test on failure. */
+void *test_alloc(size_t size);
+
+#endif

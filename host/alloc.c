@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "fault.h"
+#include "testing.h"
 
 void *clsel_malloc(size_t size)
 {

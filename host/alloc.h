@@ -1,5 +1,5 @@
 /* alloc.h - every host allocation of the library goes through here, so that a test
- * build can make the N-th one fail (see fault.h). */
+ * build can make the N-th one fail (see testing.h). */
 #ifndef CLSEL_HOST_ALLOC_H
 #define CLSEL_HOST_ALLOC_H
 

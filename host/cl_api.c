@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "fault.h"
+#include "testing.h"
 
 #ifdef _WIN32
 #include <windows.h>
@@ -87,7 +87,7 @@ static void load_entry_points(void)
     loaded_ok = 1;
 }
 
-#ifdef CLSEL_FAULT_INJECTION
+#ifdef CLSEL_TESTING
 /* Test builds hand out wrappers that fail when the fault counter says so. */
 #define CLSEL_FAIL_CODE \
     if (clsel_fault_hit(CLSEL_FAULT_OPENCL)) return CL_OUT_OF_RESOURCES;

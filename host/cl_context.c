@@ -103,11 +103,10 @@ static clsel_status build_program(clsel_cl_context *ctx)
     if (err != CL_SUCCESS) {
         failed_build_log[0] = '\0';
         keep_build_log(ctx, failed_build_log, sizeof failed_build_log);
-        char excerpt[200];
-        snprintf(excerpt, sizeof excerpt, "%s", failed_build_log);
+        const int excerpt = 200; /* the whole log stays in clsel_cl_build_log(NULL) */
         return clsel_fail_cl(err == CL_BUILD_PROGRAM_FAILURE ? CLSEL_ERROR_BUILD : CLSEL_ERROR_OPENCL,
-                             err, "clBuildProgram failed on %s: %s%s", ctx->device_name, excerpt,
-                             strlen(failed_build_log) >= sizeof excerpt ? "..." : "");
+                             err, "clBuildProgram failed on %s: %.*s%s", ctx->device_name, excerpt,
+                             failed_build_log, strlen(failed_build_log) > (size_t)excerpt ? "..." : "");
     }
     keep_build_log(ctx, NULL, 0);
     return CLSEL_SUCCESS;

@@ -5,6 +5,7 @@
 #include "cl_validate.h"
 #include "error.h"
 #include "plan.h"
+#include "testing.h"
 
 /* Most work-groups one launch puts on NDRange dims 1 and 2: some drivers map them to
  * grid dims limited to 65535 blocks, so the host splits bigger launches. */
@@ -38,7 +39,7 @@ static uint64_t round_up(uint64_t n, uint64_t m) { return (n + m - 1) / m * m; }
 static void plan_geometry(const clsel_cl_context *ctx, const clsel_plan *plan, geometry *g)
 {
     memset(g, 0, sizeof *g);
-    int fits_i32 = plan->out_count <= INT32_MAX;
+    int fits_i32 = !clsel_testing_index64() && plan->out_count <= INT32_MAX;
     for (int op = 0; op < 3; ++op) fits_i32 = fits_i32 && plan->in_count[op] <= INT32_MAX;
     g->index_width = fits_i32 ? INDEX_I32 : INDEX_I64;
 

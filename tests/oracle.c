@@ -102,22 +102,24 @@ static int64_t input_index(const oracle_case *c, int which, const clsel_shape *o
     return index;
 }
 
+const void *oracle_source(const oracle_case *c, const clsel_shape *out_shape, int64_t o, const uint8_t *cond,
+                          const void *then_data, const void *else_data)
+{
+    int64_t coord[CLSEL_MAX_RANK];
+    for (int i = out_shape->rank - 1; i >= 0; --i) {
+        coord[i] = o % out_shape->dims[i];
+        o /= out_shape->dims[i];
+    }
+    if (cond[input_index(c, 0, out_shape, coord)] != 0)
+        return (const uint8_t *)then_data + (size_t)input_index(c, 1, out_shape, coord) * c->elem_size;
+    return (const uint8_t *)else_data + (size_t)input_index(c, 2, out_shape, coord) * c->elem_size;
+}
+
 void oracle_select(const oracle_case *c, const clsel_shape *out_shape, const uint8_t *cond,
                    const void *then_data, const void *else_data, void *out)
 {
     const int64_t n = oracle_count(out_shape);
-    const size_t w = c->elem_size;
-    int64_t coord[CLSEL_MAX_RANK];
-    for (int64_t o = 0; o < n; ++o) {
-        int64_t rest = o;
-        for (int i = out_shape->rank - 1; i >= 0; --i) {
-            coord[i] = rest % out_shape->dims[i];
-            rest /= out_shape->dims[i];
-        }
-        int64_t ci = input_index(c, 0, out_shape, coord);
-        const void *src = cond[ci] != 0
-                              ? (const uint8_t *)then_data + (size_t)input_index(c, 1, out_shape, coord) * w
-                              : (const uint8_t *)else_data + (size_t)input_index(c, 2, out_shape, coord) * w;
-        memcpy((uint8_t *)out + (size_t)o * w, src, w);
-    }
+    for (int64_t o = 0; o < n; ++o)
+        memcpy((uint8_t *)out + (size_t)o * c->elem_size,
+               oracle_source(c, out_shape, o, cond, then_data, else_data), c->elem_size);
 }

@@ -1,1 +1,440 @@
-int main(void){return 0;}
+/* test_opencl.c - the OpenCL interop contract of clsel_cl.h: offsets and sub-buffers,
+ * wait lists, returned events (also for empty outputs and split launches), two queues
+ * on one context, an out-of-order queue, in place, and every buffer error with the
+ * output left untouched and no event handed out. */
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "oracle.h"
+#include "test_cl.h"
+#include "test_util.h"
+
+static test_cl env;
+
+static clsel_plan *make_plan(clsel_dtype dtype, clsel_shape c, clsel_shape t, clsel_shape e)
+{
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create(dtype, &c, &t, &e, NULL, &plan));
+    return plan;
+}
+
+static void read_buffer(cl_command_queue q, cl_mem m, size_t offset, size_t bytes, void *dst)
+{
+    CHECK(clEnqueueReadBuffer(q, m, CL_TRUE, offset, bytes, dst, 0, NULL, NULL) == CL_SUCCESS);
+}
+
+static cl_int event_status(cl_event e)
+{
+    cl_int status = -1;
+    clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    return status;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Input buffers for a same-shape f32 plan of n elements, and the expected output. */
+enum { N = 1000 };
+
+typedef struct fixture {
+    uint8_t cond[N];
+    uint32_t then_data[N], else_data[N], want[N];
+    cl_mem c, t, e;
+} fixture;
+
+static void fixture_open(fixture *f, uint64_t seed)
+{
+    rng r = {seed};
+    fill_cond(f->cond, N, &r);
+    fill_values(f->then_data, N, 4, &r);
+    fill_values(f->else_data, N, 4, &r);
+    for (int i = 0; i < N; ++i) f->want[i] = f->cond[i] ? f->then_data[i] : f->else_data[i];
+    f->c = test_cl_buffer(&env, CL_MEM_READ_ONLY, N, f->cond);
+    f->t = test_cl_buffer(&env, CL_MEM_READ_ONLY, N * 4, f->then_data);
+    f->e = test_cl_buffer(&env, CL_MEM_READ_ONLY, N * 4, f->else_data);
+}
+
+static void fixture_close(fixture *f)
+{
+    clReleaseMemObject(f->c);
+    clReleaseMemObject(f->t);
+    clReleaseMemObject(f->e);
+}
+
+static void test_wait_list_and_events(void)
+{
+    fixture f;
+    fixture_open(&f, 1);
+    clsel_shape s = SHAPE(N);
+    clsel_plan *plan = make_plan(CLSEL_F32, s, s, s);
+    cl_mem out = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, NULL);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(env.context, &err), done = NULL;
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, out, 0, 1, &gate, &done));
+    CHECK(done != NULL);
+    clFlush(env.queue);
+    sleep_ms(50);
+    CHECK_MSG(event_status(done) > CL_COMPLETE, "the call ran before its wait list completed");
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    CHECK(clWaitForEvents(1, &done) == CL_SUCCESS && event_status(done) == CL_COMPLETE);
+    uint32_t got[N];
+    read_buffer(env.queue, out, 0, sizeof got, got);
+    CHECK(memcmp(got, f.want, sizeof got) == 0);
+    clReleaseEvent(done);
+    clReleaseEvent(gate);
+
+    /* No event asked for: still enqueued and correct. */
+    cl_mem out2 = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, NULL);
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, out2, 0, 0, NULL, NULL));
+    read_buffer(env.queue, out2, 0, sizeof got, got);
+    CHECK(memcmp(got, f.want, sizeof got) == 0);
+    clReleaseMemObject(out);
+    clReleaseMemObject(out2);
+    clsel_plan_destroy(plan);
+    fixture_close(&f);
+}
+
+static void test_empty_output(void)
+{
+    clsel_shape empty = SHAPE(0, 3), s = SHAPE(3);
+    clsel_plan *plan = make_plan(CLSEL_F64, empty, empty, s);
+    cl_mem e = test_cl_buffer(&env, CL_MEM_READ_ONLY, 24, NULL);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(env.context, &err), done = NULL;
+    /* NULL buffers are fine for zero-element tensors; the marker honours the wait list. */
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, NULL, 0, NULL, 0, e, 0, NULL, 0, 1, &gate, &done));
+    CHECK(done != NULL);
+    clFlush(env.queue);
+    sleep_ms(20);
+    CHECK(event_status(done) > CL_COMPLETE);
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    CHECK(clWaitForEvents(1, &done) == CL_SUCCESS);
+    clReleaseEvent(done);
+    clReleaseEvent(gate);
+    /* No wait list, no event: nothing to do. With an event only: a valid event. */
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, NULL, 0, NULL, 0, e, 0, NULL, 0, 0, NULL, NULL));
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, NULL, 0, NULL, 0, e, 0, NULL, 0, 0, NULL, &done));
+    CHECK(done != NULL && clWaitForEvents(1, &done) == CL_SUCCESS);
+    clReleaseEvent(done);
+    clReleaseMemObject(e);
+    clsel_plan_destroy(plan);
+}
+
+/* Offsets into shared buffers and caller-made sub-buffers. */
+static void test_offsets_and_sub_buffers(void)
+{
+    fixture f;
+    fixture_open(&f, 2);
+    clsel_shape s = SHAPE(N);
+    clsel_plan *plan = make_plan(CLSEL_I32, s, s, s);
+    /* One big buffer holding everything at odd places (cond at an odd byte offset). */
+    size_t oc = 7, ot = 4 * 1003, oe = 4 * 2011, oo = 4 * 3017;
+    size_t total = oo + N * 4 + 64;
+    uint8_t *image = test_alloc(total);
+    memset(image, 0xA5, total);
+    memcpy(image + oc, f.cond, N);
+    memcpy(image + ot, f.then_data, N * 4);
+    memcpy(image + oe, f.else_data, N * 4);
+    cl_mem big = test_cl_buffer(&env, CL_MEM_READ_WRITE, total, image);
+    cl_event done = NULL;
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, big, oc, big, ot, big, oe, big, oo, 0, NULL, &done));
+    CHECK(done && clWaitForEvents(1, &done) == CL_SUCCESS);
+    clReleaseEvent(done);
+    uint8_t *after = test_alloc(total);
+    read_buffer(env.queue, big, 0, total, after);
+    CHECK(memcmp(after + oo, f.want, N * 4) == 0);
+    CHECK(memcmp(after, image, oo) == 0 && memcmp(after + oo + N * 4, image + oo + N * 4, 64) == 0);
+
+    /* A sub-buffer of the output region, and an overlap through a sub-buffer. */
+    cl_uint align_bits = 0;
+    clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    size_t align = align_bits / 8 ? align_bits / 8 : 128;
+    cl_buffer_region region = {align * 64, N * 4};
+    cl_mem parent = test_cl_buffer(&env, CL_MEM_READ_WRITE, region.origin + region.size + align, NULL);
+    cl_int err;
+    cl_mem sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    CHECK(err == CL_SUCCESS);
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, sub, 0, 0, NULL, NULL));
+    uint32_t got[N];
+    read_buffer(env.queue, parent, region.origin, sizeof got, got);
+    CHECK(memcmp(got, f.want, sizeof got) == 0);
+    /* then = parent at [origin - 8, ...) overlaps out = sub partially: rejected. */
+    CHECK_STATUS(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, parent, region.origin - 8, f.e, 0, sub, 0, 0,
+                                  NULL, NULL),
+                 CLSEL_ERROR_BUFFER);
+    CHECK(strstr(clsel_last_error(), "overlap then"));
+    clReleaseMemObject(sub);
+    clReleaseMemObject(parent);
+    clReleaseMemObject(big);
+    free(image);
+    free(after);
+    clsel_plan_destroy(plan);
+    fixture_close(&f);
+}
+
+static void test_in_place(void)
+{
+    fixture f;
+    fixture_open(&f, 3);
+    clsel_shape s = SHAPE(N);
+    clsel_plan *plan = make_plan(CLSEL_U32, s, s, s);
+    cl_mem t = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4 + 8, NULL);
+    clEnqueueWriteBuffer(env.queue, t, CL_TRUE, 8, N * 4, f.then_data, 0, NULL, NULL);
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, t, 8, f.e, 0, t, 8, 0, NULL, NULL));
+    uint32_t got[N];
+    read_buffer(env.queue, t, 8, sizeof got, got);
+    CHECK(memcmp(got, f.want, sizeof got) == 0);
+    cl_mem e = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, f.else_data);
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, e, 0, e, 0, 0, NULL, NULL));
+    read_buffer(env.queue, e, 0, sizeof got, got);
+    CHECK(memcmp(got, f.want, sizeof got) == 0);
+    clReleaseMemObject(t);
+    clReleaseMemObject(e);
+    clsel_plan_destroy(plan);
+    fixture_close(&f);
+}
+
+/* Each error: the right status, a message, no event, and the output untouched. */
+static void test_errors(void)
+{
+    fixture f;
+    fixture_open(&f, 4);
+    clsel_shape s = SHAPE(N), one = SHAPE(1);
+    clsel_plan *plan = make_plan(CLSEL_F32, s, s, s);
+    clsel_plan *bplan = make_plan(CLSEL_F32, s, one, s);
+    uint32_t sentinel[N];
+    for (int i = 0; i < N; ++i) sentinel[i] = 0xDEADBEEFu;
+    cl_mem out = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, sentinel);
+    cl_mem small = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4 - 4, NULL);
+    cl_mem read_only = test_cl_buffer(&env, CL_MEM_READ_ONLY, N * 4, NULL);
+    cl_mem shared = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 8, NULL);
+    cl_int err;
+    cl_context other_context = clCreateContext(NULL, 1, &env.device, NULL, NULL, &err);
+    cl_command_queue other_queue = clCreateCommandQueue(other_context, env.device, 0, &err);
+    cl_event gate = clCreateUserEvent(env.context, &err);
+    cl_event no_events[1] = {NULL};
+
+    struct {
+        const char *what;
+        clsel_plan *plan;
+        cl_command_queue queue;
+        cl_mem c, t, e, o;
+        size_t oc, ot, oe, oo;
+        cl_uint nw;
+        const cl_event *wl;
+        clsel_status status;
+        const char *message;
+    } cases[] = {
+        {"out too small", plan, env.queue, f.c, f.t, f.e, small, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "out buffer holds 3996 bytes"},
+        {"offset past the end", plan, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 4, 0, NULL, CLSEL_ERROR_BUFFER, "out buffer holds"},
+        {"then too small", plan, env.queue, f.c, small, f.e, out, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "then buffer holds"},
+        {"cond offset past the end", plan, env.queue, f.c, f.t, f.e, out, 1, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "cond buffer holds 1000 bytes"},
+        {"misaligned offset", plan, env.queue, f.c, shared, f.e, out, 0, 2, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "not a multiple of the element size 4"},
+        {"offset overflow", plan, env.queue, f.c, f.t, f.e, out, 0, 0, SIZE_MAX - 3, 0, 0, NULL, CLSEL_ERROR_OVERFLOW, "overflows"},
+        {"read-only out", plan, env.queue, f.c, f.t, f.e, read_only, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "CL_MEM_READ_ONLY"},
+        {"out overlaps then", plan, env.queue, f.c, shared, f.e, shared, 0, 0, 0, 8, 0, NULL, CLSEL_ERROR_BUFFER, "overlap then"},
+        {"out overlaps else", plan, env.queue, f.c, f.t, shared, shared, 0, 0, 4, 0, 0, NULL, CLSEL_ERROR_BUFFER, "overlap else"},
+        {"out overlaps cond", plan, env.queue, shared, f.t, f.e, shared, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "overlap cond"},
+        {"in place on a broadcast then", bplan, env.queue, f.c, shared, f.e, shared, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "overlap then"},
+        {"NULL cond", plan, env.queue, NULL, f.t, f.e, out, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "cond buffer is NULL but has 1000 elements"},
+        {"NULL out", plan, env.queue, f.c, f.t, f.e, NULL, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "out buffer is NULL"},
+        {"NULL plan", NULL, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "plan is NULL"},
+        {"NULL queue", plan, NULL, f.c, f.t, f.e, out, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "queue is NULL"},
+        {"queue of another context", plan, other_queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "another cl_context"},
+        {"wait count without a list", plan, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 1, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list is NULL"},
+        {"NULL event in the wait list", plan, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 1, no_events, CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list[0] is NULL"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        cl_event done = (cl_event)&done; /* must come back NULL */
+        clsel_status st = clsel_cl_enqueue(env.ctx, cases[i].plan, cases[i].queue, cases[i].c, cases[i].oc,
+                                           cases[i].t, cases[i].ot, cases[i].e, cases[i].oe, cases[i].o,
+                                           cases[i].oo, cases[i].nw, cases[i].wl, &done);
+        CHECK_MSG(st == cases[i].status, "%s: got %s (%s)", cases[i].what, clsel_status_string(st), clsel_last_error());
+        CHECK_MSG(strstr(clsel_last_error(), cases[i].message) != NULL, "%s: message \"%s\" lacks \"%s\"",
+                  cases[i].what, clsel_last_error(), cases[i].message);
+        CHECK_MSG(done == NULL, "%s: an event came back from a failed call", cases[i].what);
+    }
+    CHECK_STATUS(clsel_cl_enqueue(NULL, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, out, 0, 0, NULL, NULL),
+                 CLSEL_ERROR_INVALID_ARGUMENT);
+    uint32_t got[N];
+    read_buffer(env.queue, out, 0, sizeof got, got);
+    CHECK(memcmp(got, sentinel, sizeof got) == 0);
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    clReleaseEvent(gate);
+    clReleaseCommandQueue(other_queue);
+    clReleaseContext(other_context);
+    clReleaseMemObject(out);
+    clReleaseMemObject(small);
+    clReleaseMemObject(read_only);
+    clReleaseMemObject(shared);
+    clsel_plan_destroy(plan);
+    clsel_plan_destroy(bplan);
+    fixture_close(&f);
+}
+
+/* Two queues on one context, and an out-of-order queue where the device has one. */
+static void test_queues(void)
+{
+    fixture f;
+    fixture_open(&f, 5);
+    clsel_shape s = SHAPE(N);
+    clsel_plan *plan = make_plan(CLSEL_F32, s, s, s);
+    cl_int err;
+    cl_command_queue second = clCreateCommandQueue(env.context, env.device, 0, &err);
+    CHECK(err == CL_SUCCESS);
+    cl_command_queue_properties props = 0;
+    clGetDeviceInfo(env.device, CL_DEVICE_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    cl_command_queue ooo = NULL;
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        ooo = clCreateCommandQueue(env.context, env.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    cl_command_queue queues[3] = {env.queue, second, ooo};
+    cl_mem outs[3];
+    cl_event events[3];
+    int used = ooo ? 3 : 2;
+    for (int q = 0; q < used; ++q) {
+        outs[q] = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, NULL);
+        CHECK_OK(clsel_cl_enqueue(env.ctx, plan, queues[q], f.c, 0, f.t, 0, f.e, 0, outs[q], 0, 0, NULL, &events[q]));
+        clFlush(queues[q]);
+    }
+    CHECK(clWaitForEvents((cl_uint)used, events) == CL_SUCCESS);
+    for (int q = 0; q < used; ++q) {
+        uint32_t got[N];
+        read_buffer(env.queue, outs[q], 0, sizeof got, got);
+        CHECK_MSG(memcmp(got, f.want, sizeof got) == 0, "queue %d", q);
+        clReleaseEvent(events[q]);
+        clReleaseMemObject(outs[q]);
+    }
+    printf("queues: in-order x2%s\n", ooo ? ", out-of-order" : " (no out-of-order support)");
+    if (ooo) clReleaseCommandQueue(ooo);
+    clReleaseCommandQueue(second);
+    clsel_plan_destroy(plan);
+    fixture_close(&f);
+}
+
+/* More than 65535 work-groups along NDRange dim 2: several launches, one event. */
+static void test_split_launch(void)
+{
+    clsel_shape c = SHAPE(70000, 1, 2), t = SHAPE(1, 2, 2), e = SHAPE(70000, 2, 2);
+    clsel_plan *plan = make_plan(CLSEL_U16, c, t, e);
+    char text[256];
+    clsel_plan_describe(plan, text, sizeof text);
+    CHECK_MSG(strstr(text, "3 dims [2,2,70000]") != NULL, "%s", text);
+    const int64_t n = 70000 * 4;
+    rng r = {6};
+    uint8_t *cond = test_alloc(70000 * 2);
+    uint16_t then_data[4], *else_data = test_alloc((size_t)n * 2), *want = test_alloc((size_t)n * 2),
+                           *got = test_alloc((size_t)n * 2);
+    fill_cond(cond, 70000 * 2, &r);
+    fill_values(then_data, 4, 2, &r);
+    fill_values(else_data, (size_t)n, 2, &r);
+    CHECK_OK(clsel_plan_run_cpu(plan, cond, then_data, else_data, want));
+    CHECK_OK(test_cl_run(&env, plan, cond, then_data, else_data, got, 0, NULL));
+    CHECK(memcmp(got, want, (size_t)n * 2) == 0);
+    free(cond);
+    free(else_data);
+    free(want);
+    free(got);
+    clsel_plan_destroy(plan);
+}
+
+static void test_context(void)
+{
+    clsel_cl_context *ctx = (clsel_cl_context *)&ctx;
+    CHECK_STATUS(clsel_cl_context_create(NULL, env.device, &ctx), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_cl_context_create(env.context, NULL, &ctx), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_cl_context_create(env.context, env.device, NULL), CLSEL_ERROR_INVALID_ARGUMENT);
+    /* A sub-device is not part of the context made for its parent. */
+    cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    cl_device_id sub = NULL;
+    cl_uint nsub = 0;
+    if (clCreateSubDevices(env.device, props, 1, &sub, &nsub) == CL_SUCCESS && nsub >= 1) {
+        CHECK_STATUS(clsel_cl_context_create(env.context, sub, &ctx), CLSEL_ERROR_NO_DEVICE);
+        CHECK(strstr(clsel_last_error(), "not part of the context"));
+        clReleaseDevice(sub);
+    }
+    CHECK(clsel_cl_build_log(env.ctx) != NULL && clsel_cl_build_log(NULL) != NULL);
+    CHECK(strcmp(clsel_cl_device_name(env.ctx), env.device_name) == 0);
+    clsel_cl_context_destroy(NULL);
+    /* The context keeps its own references: it outlives the caller's release. */
+    cl_int err;
+    cl_context context = clCreateContext(NULL, 1, &env.device, NULL, NULL, &err);
+    clsel_cl_context *mine = NULL;
+    CHECK_OK(clsel_cl_context_create(context, env.device, &mine));
+    clReleaseContext(context);
+    cl_command_queue q = clCreateCommandQueue(context, env.device, 0, &err);
+    CHECK(err == CL_SUCCESS);
+    clsel_shape s = SHAPE(4);
+    clsel_plan *plan = make_plan(CLSEL_U8, s, s, s);
+    const uint8_t c[4] = {1, 0, 1, 0}, t[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8}, want[4] = {1, 6, 3, 8};
+    cl_mem mc = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, 4, (void *)c, &err);
+    cl_mem mt = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, 4, (void *)t, &err);
+    cl_mem me = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, 4, (void *)e, &err);
+    cl_mem mo = clCreateBuffer(context, CL_MEM_READ_WRITE, 4, NULL, &err);
+    CHECK_OK(clsel_cl_enqueue(mine, plan, q, mc, 0, mt, 0, me, 0, mo, 0, 0, NULL, NULL));
+    uint8_t got[4];
+    read_buffer(q, mo, 0, 4, got);
+    CHECK(memcmp(got, want, 4) == 0);
+    clReleaseMemObject(mc);
+    clReleaseMemObject(mt);
+    clReleaseMemObject(me);
+    clReleaseMemObject(mo);
+    clReleaseCommandQueue(q);
+    clsel_cl_context_destroy(mine);
+    clsel_plan_destroy(plan);
+}
+
+/* Every kernel variant and element width, against the CPU path. */
+static void test_every_kernel(void)
+{
+    const clsel_shape full = SHAPE(5, 6, 7);
+    const clsel_shape shapes[][3] = {
+        {full, full, full},     {SHAPE(7), full, full}, {full, SHAPE(7), full}, {full, full, SHAPE(7)},
+        {full, full, SCALAR},   {full, SCALAR, full},   {SHAPE(6, 1), full, full},
+        {SHAPE(5, 6, 1), SHAPE(5, 1, 7), SHAPE(6, 1)}, {SCALAR, full, SHAPE(5, 6, 1)},
+        {SHAPE(2, 1, 2, 1, 2), SHAPE(1, 3, 1, 3, 1), SHAPE(2, 3, 2, 3, 2)},
+    };
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+        for (int d = 0; d < 13; ++d) {
+            clsel_plan *plan = make_plan(all_dtypes[d], shapes[k][0], shapes[k][1], shapes[k][2]);
+            if (!plan) continue;
+            const size_t w = clsel_dtype_size(all_dtypes[d]);
+            const int64_t n[3] = {shape_count(&shapes[k][0]), shape_count(&shapes[k][1]), shape_count(&shapes[k][2])};
+            const int64_t no = clsel_plan_output_count(plan);
+            rng r = {k * 100 + (uint64_t)d};
+            uint8_t *c = test_alloc((size_t)n[0]), *t = test_alloc((size_t)n[1] * w), *e = test_alloc((size_t)n[2] * w);
+            uint8_t *want = test_alloc((size_t)no * w), *got = test_alloc((size_t)no * w);
+            fill_cond(c, (size_t)n[0], &r);
+            fill_values(t, (size_t)n[1], w, &r);
+            fill_values(e, (size_t)n[2], w, &r);
+            CHECK_OK(clsel_plan_run_cpu(plan, c, t, e, want));
+            int guards = 0;
+            CHECK_OK(test_cl_run(&env, plan, c, t, e, got, (size_t)d % 3, &guards));
+            CHECK_MSG(memcmp(got, want, (size_t)no * w) == 0 && guards, "case %zu %s", k, clsel_dtype_name(all_dtypes[d]));
+            free(c);
+            free(t);
+            free(e);
+            free(want);
+            free(got);
+            clsel_plan_destroy(plan);
+        }
+}
+
+int main(void)
+{
+    test_cl_open(&env);
+    test_wait_list_and_events();
+    test_empty_output();
+    test_offsets_and_sub_buffers();
+    test_in_place();
+    test_errors();
+    test_queues();
+    test_split_launch();
+    test_context();
+    test_every_kernel();
+    test_cl_close(&env);
+    return check_report("test_opencl");
+}

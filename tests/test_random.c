@@ -11,6 +11,9 @@
 #include "oracle.h"
 #include "test_cl.h"
 #include "test_util.h"
+#ifdef TEST_FORCE_INDEX64
+#include "testing.h"
+#endif
 
 enum { MAX_ELEMENTS = 1 << 15 };
 
@@ -160,6 +163,9 @@ int main(int argc, char **argv)
     const uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 20261122;
     test_cl cl;
     if (use_cl) test_cl_open(&cl);
+#ifdef TEST_FORCE_INDEX64
+    clsel_testing_force_index64(1); /* every launch takes the 64-bit-index kernels */
+#endif
     rng r = {seed};
     long valid = 0, failures_before = 0;
     for (long i = 0; i < cases; ++i) {

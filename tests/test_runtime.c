@@ -1,1 +1,175 @@
-int main(void){return 0;}
+/* test_runtime.c - clsel_runtime: device choice (AUTO, CPU, OPENCL, the CLSEL_DEVICE /
+ * CLSEL_PLATFORM / CLSEL_DEVICE_INDEX environment), the CPU fallback, and runs on host
+ * memory that match the CPU path bit for bit, from several threads at once.
+ *
+ *   test_runtime            with whatever OpenCL this machine has
+ *   test_runtime no-opencl  expects that no OpenCL library can be loaded (the test
+ *                           sets CLSEL_OPENCL_LIBRARY to a missing file)
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "test_util.h"
+
+static int opencl_expected;
+
+static clsel_runtime *create(clsel_device want, clsel_status expected)
+{
+    clsel_runtime *rt = NULL;
+    CHECK_STATUS(clsel_runtime_create(want, &rt), expected);
+    CHECK((rt != NULL) == (expected == CLSEL_SUCCESS));
+    return rt;
+}
+
+/* Runs a set of plans through the runtime and the CPU path and compares. */
+static void check_runs(clsel_runtime *rt, uint64_t seed)
+{
+    const clsel_shape cases[][3] = {
+        {SHAPE(64, 100), SHAPE(64, 100), SHAPE(64, 100)},
+        {SHAPE(1, 100), SHAPE(64, 1), SHAPE(100)},
+        {SCALAR, SCALAR, SCALAR},
+        {SHAPE(0, 5), SHAPE(0, 5), SHAPE(5)},
+        {SHAPE(2, 1, 2, 1, 2), SHAPE(1, 3, 1, 3, 1), SHAPE(2, 3, 2, 3, 2)},
+    };
+    rng r = {seed};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        clsel_dtype dtype = all_dtypes[rng_below(&r, 13)];
+        clsel_plan *plan = NULL;
+        CHECK_OK(clsel_plan_create(dtype, &cases[k][0], &cases[k][1], &cases[k][2], NULL, &plan));
+        if (!plan) continue;
+        const size_t w = clsel_dtype_size(dtype);
+        const int64_t n[3] = {shape_count(&cases[k][0]), shape_count(&cases[k][1]), shape_count(&cases[k][2])};
+        const size_t out_bytes = clsel_plan_output_bytes(plan);
+        uint8_t *c = test_alloc((size_t)n[0]), *t = test_alloc((size_t)n[1] * w), *e = test_alloc((size_t)n[2] * w);
+        uint8_t *want = test_alloc(out_bytes), *got = test_alloc(out_bytes);
+        fill_cond(c, (size_t)n[0], &r);
+        fill_values(t, (size_t)n[1], w, &r);
+        fill_values(e, (size_t)n[2], w, &r);
+        CHECK_OK(clsel_plan_run_cpu(plan, c, t, e, want));
+        CHECK_OK(clsel_runtime_run(rt, plan, c, t, e, got));
+        CHECK_MSG(memcmp(got, want, out_bytes) == 0, "case %zu on %s", k, clsel_runtime_device_name(rt));
+        if (n[1] * (int64_t)w == (int64_t)out_bytes) { /* in place on then */
+            CHECK_OK(clsel_runtime_run(rt, plan, c, t, e, t));
+            CHECK(memcmp(t, want, out_bytes) == 0);
+        }
+        free(c);
+        free(t);
+        free(e);
+        free(want);
+        free(got);
+        clsel_plan_destroy(plan);
+    }
+}
+
+static void *thread_runs(void *arg)
+{
+    clsel_runtime *rt = arg;
+    for (int i = 0; i < 20; ++i) check_runs(rt, (uint64_t)i * 7919 + (uint64_t)(uintptr_t)&i % 13);
+    return NULL;
+}
+
+static void test_threads(clsel_runtime *rt)
+{
+    pthread_t threads[4];
+    for (int i = 0; i < 4; ++i) pthread_create(&threads[i], NULL, thread_runs, rt);
+    for (int i = 0; i < 4; ++i) pthread_join(threads[i], NULL);
+}
+
+static void test_errors(clsel_runtime *rt)
+{
+    clsel_shape s = SHAPE(4);
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create(CLSEL_I32, &s, &s, &s, NULL, &plan));
+    const uint8_t c[4] = {1, 0, 1, 0};
+    int32_t t[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8}, out[4] = {0, 0, 0, 0};
+    CHECK_STATUS(clsel_runtime_run(NULL, plan, c, t, e, out), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_runtime_run(rt, NULL, c, t, e, out), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_runtime_run(rt, plan, NULL, t, e, out), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_runtime_run(rt, plan, c, t, e, t + 1), CLSEL_ERROR_BUFFER);
+    CHECK(out[0] == 0 && t[1] == 2);
+    clsel_plan_destroy(plan);
+    clsel_runtime *none = (clsel_runtime *)&none;
+    CHECK_STATUS(clsel_runtime_create((clsel_device)7, &none), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(none == (clsel_runtime *)&none);
+    CHECK_STATUS(clsel_runtime_create(CLSEL_DEVICE_AUTO, NULL), CLSEL_ERROR_INVALID_ARGUMENT);
+    clsel_runtime_destroy(NULL);
+    CHECK(clsel_runtime_device(NULL) == CLSEL_DEVICE_CPU && strcmp(clsel_runtime_device_name(NULL), "cpu") == 0);
+}
+
+static void test_environment(void)
+{
+    setenv("CLSEL_DEVICE", "cpu", 1);
+    clsel_runtime *rt = create(CLSEL_DEVICE_AUTO, CLSEL_SUCCESS);
+    CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU && *clsel_runtime_fallback_reason(rt) == '\0');
+    clsel_runtime_destroy(rt);
+    /* The variable only steers AUTO. */
+    rt = create(opencl_expected ? CLSEL_DEVICE_OPENCL : CLSEL_DEVICE_CPU, CLSEL_SUCCESS);
+    CHECK(clsel_runtime_device(rt) == (opencl_expected ? CLSEL_DEVICE_OPENCL : CLSEL_DEVICE_CPU));
+    clsel_runtime_destroy(rt);
+
+    setenv("CLSEL_DEVICE", "gpu-please", 1);
+    create(CLSEL_DEVICE_AUTO, CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "CLSEL_DEVICE=gpu-please is not one of auto, cpu, opencl"));
+
+    setenv("CLSEL_DEVICE", "opencl", 1);
+    rt = create(CLSEL_DEVICE_AUTO, opencl_expected ? CLSEL_SUCCESS : CLSEL_ERROR_NO_DEVICE);
+    clsel_runtime_destroy(rt);
+    unsetenv("CLSEL_DEVICE");
+
+    if (opencl_expected) {
+        setenv("CLSEL_PLATFORM", "99", 1);
+        rt = create(CLSEL_DEVICE_AUTO, CLSEL_SUCCESS);
+        CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU);
+        CHECK(strstr(clsel_runtime_fallback_reason(rt), "CLSEL_PLATFORM=99"));
+        clsel_runtime_destroy(rt);
+        create(CLSEL_DEVICE_OPENCL, CLSEL_ERROR_NO_DEVICE);
+        setenv("CLSEL_PLATFORM", "0", 1);
+        setenv("CLSEL_DEVICE_INDEX", "0", 1);
+        rt = create(CLSEL_DEVICE_OPENCL, CLSEL_SUCCESS);
+        clsel_runtime_destroy(rt);
+        setenv("CLSEL_DEVICE_INDEX", "x", 1);
+        create(CLSEL_DEVICE_OPENCL, CLSEL_ERROR_INVALID_ARGUMENT);
+        unsetenv("CLSEL_PLATFORM");
+        unsetenv("CLSEL_DEVICE_INDEX");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const int no_opencl = argc > 1 && strcmp(argv[1], "no-opencl") == 0;
+    const char *require = getenv("CLSEL_REQUIRE_OPENCL");
+    opencl_expected = !no_opencl && require && strcmp(require, "1") == 0;
+
+    clsel_runtime *rt = create(CLSEL_DEVICE_AUTO, CLSEL_SUCCESS);
+    if (!rt) return check_report("test_runtime");
+    printf("AUTO picked: %s%s%s\n", clsel_runtime_device_name(rt),
+           *clsel_runtime_fallback_reason(rt) ? " - fallback: " : "", clsel_runtime_fallback_reason(rt));
+    if (clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL) opencl_expected = 1;
+    if (no_opencl) {
+        CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU);
+        CHECK(strstr(clsel_runtime_fallback_reason(rt), "cannot load the OpenCL library"));
+        create(CLSEL_DEVICE_OPENCL, CLSEL_ERROR_NO_DEVICE);
+        CHECK(strstr(clsel_last_error(), "CLSEL_OPENCL_LIBRARY"));
+    } else {
+        CHECK_MSG(clsel_runtime_device(rt) == (opencl_expected ? CLSEL_DEVICE_OPENCL : CLSEL_DEVICE_CPU),
+                  "AUTO gave %s", clsel_runtime_device_name(rt));
+    }
+    check_runs(rt, 1);
+    test_threads(rt);
+    test_errors(rt);
+    clsel_runtime_destroy(rt);
+
+    rt = create(CLSEL_DEVICE_CPU, CLSEL_SUCCESS);
+    CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU && strcmp(clsel_runtime_device_name(rt), "cpu") == 0);
+    check_runs(rt, 2);
+    clsel_runtime_destroy(rt);
+
+    rt = create(CLSEL_DEVICE_OPENCL, opencl_expected ? CLSEL_SUCCESS : CLSEL_ERROR_NO_DEVICE);
+    if (rt) check_runs(rt, 3);
+    clsel_runtime_destroy(rt);
+
+    if (!no_opencl) test_environment();
+    return check_report(no_opencl ? "test_runtime no-opencl" : "test_runtime");
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# ci/test.sh - every test, as CI runs it: installs what is missing, builds with warnings
+# as errors, runs the whole ctest suite on the OpenCL device (PoCL in CI; a missing
+# device fails the run instead of skipping), then builds again with AddressSanitizer
+# and UndefinedBehaviorSanitizer and runs the CPU tests under them.
+#   CLSEL_REQUIRE_OPENCL=0 ci/test.sh   lets the OpenCL tests skip where no device exists
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ci/setup.sh
+
+jobs=$(nproc 2>/dev/null || echo 2)
+export CLSEL_REQUIRE_OPENCL="${CLSEL_REQUIRE_OPENCL:-1}"
+
+echo "== build (Release, -Werror)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLSEL_WERROR=ON >/dev/null
+cmake --build build -j "$jobs"
+echo "== tests"
+(cd build && ctest --output-on-failure -j "$jobs")
+
+echo "== build (ASan + UBSan)"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLSEL_WERROR=ON -DCLSEL_SANITIZE=ON >/dev/null
+cmake --build build-asan -j "$jobs"
+echo "== CPU tests under ASan + UBSan"
+(cd build-asan && ctest --output-on-failure -L cpu -j "$jobs")
+echo "ci/test.sh: all tests passed"

@@ -1,0 +1,25 @@
+/* testing.c - the test-only hooks of testing.h (built only with CLSEL_TESTING). */
+#include "testing.h"
+
+#include <stdatomic.h>
+
+static atomic_long fault_count[2];
+static atomic_long fault_at[2];
+static atomic_int force_index64;
+
+int clsel_fault_hit(clsel_fault_kind kind)
+{
+    long n = atomic_fetch_add(&fault_count[kind], 1) + 1;
+    return n == atomic_load(&fault_at[kind]);
+}
+
+long clsel_testing_fault_arm(clsel_fault_kind kind, long n)
+{
+    long seen = atomic_exchange(&fault_count[kind], 0);
+    atomic_store(&fault_at[kind], n);
+    return seen;
+}
+
+void clsel_testing_force_index64(int on) { atomic_store(&force_index64, on); }
+
+int clsel_testing_index64(void) { return atomic_load(&force_index64); }

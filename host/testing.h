@@ -1,0 +1,26 @@
+/* testing.h - test-only hooks, compiled into the library only when CLSEL_TESTING is
+ * defined (the clsel_testing target the tests link; never the installed library):
+ *  - fault injection: the N-th host allocation or OpenCL call fails;
+ *  - forcing the 64-bit-index kernels on small tensors, so that they get tested.
+ * In every other build the hooks are constants and compile away. */
+#ifndef CLSEL_HOST_TESTING_H
+#define CLSEL_HOST_TESTING_H
+
+typedef enum clsel_fault_kind { CLSEL_FAULT_ALLOC = 0, CLSEL_FAULT_OPENCL = 1 } clsel_fault_kind;
+
+#ifdef CLSEL_TESTING
+#include "clsel.h"
+/* Counts an event of `kind`; nonzero when it is the armed one, which must then fail. */
+int clsel_fault_hit(clsel_fault_kind kind);
+/* Makes the n-th event of `kind` from now fail (n >= 1), or disarms it (n = 0).
+ * Returns how many events of that kind happened since the last arming. */
+CLSEL_API long clsel_testing_fault_arm(clsel_fault_kind kind, long n);
+/* Nonzero: every OpenCL launch uses the 64-bit-index kernels. */
+CLSEL_API void clsel_testing_force_index64(int on);
+int clsel_testing_index64(void);
+#else
+#define clsel_fault_hit(kind) 0
+#define clsel_testing_index64() 0
+#endif
+
+#endif

@@ -401,24 +401,14 @@ static void test_every_kernel(void)
         for (int d = 0; d < 13; ++d) {
             clsel_plan *plan = make_plan(all_dtypes[d], shapes[k][0], shapes[k][1], shapes[k][2]);
             if (!plan) continue;
-            const size_t w = clsel_dtype_size(all_dtypes[d]);
-            const int64_t n[3] = {shape_count(&shapes[k][0]), shape_count(&shapes[k][1]), shape_count(&shapes[k][2])};
-            const int64_t no = clsel_plan_output_count(plan);
-            rng r = {k * 100 + (uint64_t)d};
-            uint8_t *c = test_alloc((size_t)n[0]), *t = test_alloc((size_t)n[1] * w), *e = test_alloc((size_t)n[2] * w);
-            uint8_t *want = test_alloc((size_t)no * w), *got = test_alloc((size_t)no * w);
-            fill_cond(c, (size_t)n[0], &r);
-            fill_values(t, (size_t)n[1], w, &r);
-            fill_values(e, (size_t)n[2], w, &r);
-            CHECK_OK(clsel_plan_run_cpu(plan, c, t, e, want));
+            test_data td;
+            test_data_make(&td, plan, k * 100 + (uint64_t)d);
+            CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.want));
             int guards = 0;
-            CHECK_OK(test_cl_run(&env, plan, c, t, e, got, (size_t)d % 3, &guards));
-            CHECK_MSG(memcmp(got, want, (size_t)no * w) == 0 && guards, "case %zu %s", k, clsel_dtype_name(all_dtypes[d]));
-            free(c);
-            free(t);
-            free(e);
-            free(want);
-            free(got);
+            CHECK_OK(test_cl_run(&env, plan, td.cond, td.then_data, td.else_data, td.got, (size_t)d % 3, &guards));
+            CHECK_MSG(memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0 && guards, "case %zu %s", k,
+                      clsel_dtype_name(all_dtypes[d]));
+            test_data_free(&td);
             clsel_plan_destroy(plan);
         }
 }

@@ -119,35 +119,25 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     }
     CHECK(shape_equal(clsel_plan_output_shape(plan), &want_shape));
 
-    const size_t w = clsel_dtype_size(dtype);
-    const int64_t n[3] = {shape_count(&c->shape[0]), shape_count(&c->shape[1]), shape_count(&c->shape[2])};
-    const int64_t no = shape_count(&want_shape);
-    uint8_t *cond = test_alloc((size_t)n[0]), *t = test_alloc((size_t)n[1] * w), *e = test_alloc((size_t)n[2] * w);
-    uint8_t *want = test_alloc((size_t)no * w), *got = test_alloc((size_t)no * w);
-    fill_cond(cond, (size_t)n[0], r);
-    fill_values(t, (size_t)n[1], w, r);
-    fill_values(e, (size_t)n[2], w, r);
+    test_data td;
+    test_data_make(&td, plan, rng_next(r));
+    const size_t bytes = (size_t)td.out_count * td.w;
     oracle_case oc = *c;
-    oc.elem_size = w;
-    oracle_select(&oc, &want_shape, cond, t, e, want);
+    oc.elem_size = td.w;
+    oracle_select(&oc, &want_shape, td.cond, td.then_data, td.else_data, td.want);
 
-    memset(got, 0xEE, (size_t)no * w);
-    CHECK_OK(clsel_plan_run_cpu(plan, cond, t, e, got));
+    CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.got));
     char text[512];
     clsel_plan_describe(plan, text, sizeof text);
-    CHECK_MSG(memcmp(got, want, (size_t)no * w) == 0, "CPU differs from the oracle: %s", text);
+    CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "CPU differs from the oracle: %s", text);
     if (cl) {
         int guards_ok = 0;
-        memset(got, 0xEE, (size_t)no * w);
-        CHECK_OK(test_cl_run(cl, plan, cond, t, e, got, rng_below(r, 4), &guards_ok));
-        CHECK_MSG(memcmp(got, want, (size_t)no * w) == 0, "OpenCL differs from the oracle: %s", text);
+        memset(td.got, 0xEE, bytes);
+        CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4), &guards_ok));
+        CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL differs from the oracle: %s", text);
         CHECK_MSG(guards_ok, "OpenCL wrote outside the output: %s", text);
     }
-    free(cond);
-    free(t);
-    free(e);
-    free(want);
-    free(got);
+    test_data_free(&td);
     clsel_plan_destroy(plan);
     return 1;
 }

@@ -39,41 +39,41 @@ static void check_runs(clsel_runtime *rt, uint64_t seed)
         clsel_plan *plan = NULL;
         CHECK_OK(clsel_plan_create(dtype, &cases[k][0], &cases[k][1], &cases[k][2], NULL, &plan));
         if (!plan) continue;
-        const size_t w = clsel_dtype_size(dtype);
-        const int64_t n[3] = {shape_count(&cases[k][0]), shape_count(&cases[k][1]), shape_count(&cases[k][2])};
-        const size_t out_bytes = clsel_plan_output_bytes(plan);
-        uint8_t *c = test_alloc((size_t)n[0]), *t = test_alloc((size_t)n[1] * w), *e = test_alloc((size_t)n[2] * w);
-        uint8_t *want = test_alloc(out_bytes), *got = test_alloc(out_bytes);
-        fill_cond(c, (size_t)n[0], &r);
-        fill_values(t, (size_t)n[1], w, &r);
-        fill_values(e, (size_t)n[2], w, &r);
-        CHECK_OK(clsel_plan_run_cpu(plan, c, t, e, want));
-        CHECK_OK(clsel_runtime_run(rt, plan, c, t, e, got));
-        CHECK_MSG(memcmp(got, want, out_bytes) == 0, "case %zu on %s", k, clsel_runtime_device_name(rt));
-        if (n[1] * (int64_t)w == (int64_t)out_bytes) { /* in place on then */
-            CHECK_OK(clsel_runtime_run(rt, plan, c, t, e, t));
-            CHECK(memcmp(t, want, out_bytes) == 0);
+        test_data td;
+        test_data_make(&td, plan, rng_next(&r));
+        const size_t out_bytes = (size_t)td.out_count * td.w;
+        CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.want));
+        CHECK_OK(clsel_runtime_run(rt, plan, td.cond, td.then_data, td.else_data, td.got));
+        CHECK_MSG(memcmp(td.got, td.want, out_bytes) == 0, "case %zu on %s", k, clsel_runtime_device_name(rt));
+        if (td.count[1] == td.out_count) { /* in place on then */
+            CHECK_OK(clsel_runtime_run(rt, plan, td.cond, td.then_data, td.else_data, td.then_data));
+            CHECK(memcmp(td.then_data, td.want, out_bytes) == 0);
         }
-        free(c);
-        free(t);
-        free(e);
-        free(want);
-        free(got);
+        test_data_free(&td);
         clsel_plan_destroy(plan);
     }
 }
 
+typedef struct thread_job {
+    clsel_runtime *rt;
+    uint64_t seed;
+} thread_job;
+
 static void *thread_runs(void *arg)
 {
-    clsel_runtime *rt = arg;
-    for (int i = 0; i < 20; ++i) check_runs(rt, (uint64_t)i * 7919 + (uint64_t)(uintptr_t)&i % 13);
+    const thread_job *job = arg;
+    for (uint64_t i = 0; i < 20; ++i) check_runs(job->rt, job->seed * 1000 + i);
     return NULL;
 }
 
 static void test_threads(clsel_runtime *rt)
 {
     pthread_t threads[4];
-    for (int i = 0; i < 4; ++i) pthread_create(&threads[i], NULL, thread_runs, rt);
+    thread_job jobs[4];
+    for (int i = 0; i < 4; ++i) {
+        jobs[i] = (thread_job){rt, (uint64_t)i + 10};
+        pthread_create(&threads[i], NULL, thread_runs, &jobs[i]);
+    }
     for (int i = 0; i < 4; ++i) pthread_join(threads[i], NULL);
 }
 

@@ -84,3 +84,30 @@ void *test_alloc(size_t size)
     }
     return p;
 }
+
+void test_data_make(test_data *d, const clsel_plan *plan, uint64_t seed)
+{
+    rng r = {seed};
+    d->w = clsel_dtype_size(clsel_plan_dtype(plan));
+    for (int k = 0; k < 3; ++k) d->count[k] = clsel_plan_input_count(plan, (clsel_operand)k);
+    d->out_count = clsel_plan_output_count(plan);
+    d->cond = test_alloc((size_t)d->count[0]);
+    d->then_data = test_alloc((size_t)d->count[1] * d->w);
+    d->else_data = test_alloc((size_t)d->count[2] * d->w);
+    d->want = test_alloc((size_t)d->out_count * d->w);
+    d->got = test_alloc((size_t)d->out_count * d->w);
+    fill_cond(d->cond, (size_t)d->count[0], &r);
+    fill_values(d->then_data, (size_t)d->count[1], d->w, &r);
+    fill_values(d->else_data, (size_t)d->count[2], d->w, &r);
+    memset(d->want, 0xEE, (size_t)d->out_count * d->w);
+    memset(d->got, 0xDD, (size_t)d->out_count * d->w);
+}
+
+void test_data_free(test_data *d)
+{
+    free(d->cond);
+    free(d->then_data);
+    free(d->else_data);
+    free(d->want);
+    free(d->got);
+}

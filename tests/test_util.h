@@ -34,6 +34,18 @@ void fill_values(void *data, size_t count, size_t w, rng *r);
  * nonzero. */
 void fill_cond(uint8_t *cond, size_t count, rng *r);
 
+/* Random inputs for a plan (cond bytes from fill_cond, values from fill_values) and two
+ * output buffers: `want` for the reference, `got` for the path under test. */
+typedef struct test_data {
+    size_t w;          /* element size */
+    int64_t count[3];  /* elements of cond, then, else */
+    int64_t out_count; /* elements of the output */
+    uint8_t *cond, *then_data, *else_data, *want, *got;
+} test_data;
+
+void test_data_make(test_data *d, const clsel_plan *plan, uint64_t seed);
+void test_data_free(test_data *d);
+
 /* malloc that never returns NULL for size 0 and aborts the test on failure. */
 void *test_alloc(size_t size);
 

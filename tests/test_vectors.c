@@ -136,38 +136,25 @@ static void check_random_data(const clsel_shape in[3], const clsel_attrs *a, cls
     clsel_plan *plan = NULL;
     CHECK_OK(clsel_plan_create(dtype, &in[0], &in[1], &in[2], a, &plan));
     if (!plan) return;
-    const size_t w = oc.elem_size;
-    const int64_t n[3] = {shape_count(&in[0]), shape_count(&in[1]), shape_count(&in[2])};
-    const int64_t no = shape_count(&out_shape);
+    test_data td;
+    test_data_make(&td, plan, seed);
     rng r = {seed};
-    uint8_t *c = test_alloc((size_t)n[0]), *t = test_alloc((size_t)n[1] * w), *e = test_alloc((size_t)n[2] * w);
-    uint8_t *got = test_alloc((size_t)no * w);
-    fill_cond(c, (size_t)n[0], &r);
-    fill_values(t, (size_t)n[1], w, &r);
-    fill_values(e, (size_t)n[2], w, &r);
-    if (run_plan(plan, c, t, e, got)) {
+    const size_t w = td.w;
+    const int64_t no = td.out_count;
+    if (run_plan(plan, td.cond, td.then_data, td.else_data, td.got)) {
         int same = 1;
-        if (no <= ORACLE_FULL_LIMIT) {
-            for (int64_t o = 0; o < no && same; ++o)
-                same = memcmp(got + (size_t)o * w, oracle_source(&oc, &out_shape, o, c, t, e), w) == 0;
-        } else {
-            for (int k = 0; k < ORACLE_SAMPLES && same; ++k) {
-                int64_t o = (int64_t)rng_below(&r, (uint64_t)no);
-                same = memcmp(got + (size_t)o * w, oracle_source(&oc, &out_shape, o, c, t, e), w) == 0;
-            }
-            if (cl_env) { /* the whole output against the CPU path */
-                uint8_t *cpu = test_alloc((size_t)no * w);
-                CHECK_OK(clsel_plan_run_cpu(plan, c, t, e, cpu));
-                same = same && memcmp(cpu, got, (size_t)no * w) == 0;
-                free(cpu);
-            }
+        for (int64_t k = 0; k < (no <= ORACLE_FULL_LIMIT ? no : ORACLE_SAMPLES) && same; ++k) {
+            int64_t o = no <= ORACLE_FULL_LIMIT ? k : (int64_t)rng_below(&r, (uint64_t)no);
+            same = memcmp(td.got + (size_t)o * w, oracle_source(&oc, &out_shape, o, td.cond, td.then_data, td.else_data),
+                          w) == 0;
+        }
+        if (cl_env && no > ORACLE_FULL_LIMIT) { /* the whole output against the CPU path */
+            CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.want));
+            same = same && memcmp(td.want, td.got, (size_t)no * w) == 0;
         }
         CHECK(same);
     }
-    free(c);
-    free(t);
-    free(e);
-    free(got);
+    test_data_free(&td);
     clsel_plan_destroy(plan);
 }
 

@@ -91,6 +91,8 @@ static void load_entry_points(void)
 /* Test builds hand out wrappers that fail when the fault counter says so. */
 #define CLSEL_FAIL_CODE \
     if (clsel_fault_hit(CLSEL_FAULT_OPENCL)) return CL_OUT_OF_RESOURCES;
+#define CLSEL_FAIL_BUILD \
+    if (clsel_fault_hit(CLSEL_FAULT_OPENCL)) return CL_BUILD_PROGRAM_FAILURE;
 #define CLSEL_FAIL_OBJECT                                      \
     if (clsel_fault_hit(CLSEL_FAULT_OPENCL)) {                 \
         if (errcode_ret) *errcode_ret = CL_OUT_OF_RESOURCES;   \

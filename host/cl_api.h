@@ -17,8 +17,9 @@
 #include "clsel.h"
 
 /* X(return type, name, parameter list, argument list, how a failure is reported):
- * CODE returns a cl_int; OBJECT returns a handle and reports through errcode_ret;
- * NEVER (retain and release) is never made to fail by fault injection. */
+ * CODE returns a cl_int; BUILD is clBuildProgram (fails as a build failure); OBJECT
+ * returns a handle and reports through errcode_ret; NEVER (retain and release) is never
+ * made to fail by fault injection. */
 #define CLSEL_CL_FUNCTIONS(X)                                                                   \
     X(cl_int, clGetPlatformIDs, (cl_uint n, cl_platform_id * p, cl_uint * np), (n, p, np), CODE) \
     X(cl_int, clGetPlatformInfo, (cl_platform_id p, cl_platform_info i, size_t n, void *v, size_t *r), \
@@ -54,7 +55,7 @@
     X(cl_int, clBuildProgram,                                                                  \
       (cl_program p, cl_uint n, const cl_device_id *d, const char *o,                          \
        void(CL_CALLBACK * f)(cl_program, void *), void *u),                                     \
-      (p, n, d, o, f, u), CODE)                                                                 \
+      (p, n, d, o, f, u), BUILD)                                                                \
     X(cl_int, clGetProgramBuildInfo,                                                           \
       (cl_program p, cl_device_id d, cl_program_build_info i, size_t n, void *v, size_t *r),   \
       (p, d, i, n, v, r), CODE)                                                                 \

@@ -3,6 +3,12 @@
 
 #include "error.h"
 
+/* A failed info query means a bad handle when OpenCL says so, else an OpenCL failure. */
+static clsel_status query_status(cl_int err, cl_int invalid_handle)
+{
+    return err == invalid_handle ? CLSEL_ERROR_INVALID_ARGUMENT : CLSEL_ERROR_OPENCL;
+}
+
 static clsel_status check_queue(const clsel_cl_context *ctx, cl_command_queue queue)
 {
     const clsel_cl_api *cl = ctx->cl;
@@ -13,7 +19,8 @@ static clsel_status check_queue(const clsel_cl_context *ctx, cl_command_queue qu
     if (err == CL_SUCCESS)
         err = cl->clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queue_device, &queue_device, NULL);
     if (err != CL_SUCCESS)
-        return clsel_fail_cl(CLSEL_ERROR_INVALID_ARGUMENT, err, "the command queue is not valid");
+        return clsel_fail_cl(query_status(err, CL_INVALID_COMMAND_QUEUE), err,
+                             "clGetCommandQueueInfo on the command queue failed");
     if (queue_context != ctx->context)
         return clsel_fail(CLSEL_ERROR_INVALID_ARGUMENT,
                           "the command queue belongs to another cl_context than the clsel_cl_context");
@@ -68,7 +75,8 @@ static clsel_status check_tensor(const clsel_cl_context *ctx, const cl_tensor *t
     if (err == CL_SUCCESS && parent)
         err = cl->clGetMemObjectInfo(t->mem, CL_MEM_OFFSET, sizeof parent_offset, &parent_offset, NULL);
     if (err != CL_SUCCESS)
-        return clsel_fail_cl(CLSEL_ERROR_INVALID_ARGUMENT, err, "%s buffer is not a valid cl_mem", t->name);
+        return clsel_fail_cl(query_status(err, CL_INVALID_MEM_OBJECT), err,
+                             "clGetMemObjectInfo on the %s buffer failed", t->name);
     if (size < t->offset + bytes)
         return clsel_fail(CLSEL_ERROR_BUFFER,
                           "%s buffer holds %zu bytes, but offset %zu + %lld elements x %zu bytes needs %zu",
@@ -85,7 +93,8 @@ static clsel_status check_output_writable(const clsel_cl_context *ctx, const cl_
     if (out->count == 0) return CLSEL_SUCCESS;
     cl_int err = ctx->cl->clGetMemObjectInfo(out->mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
     if (err != CL_SUCCESS)
-        return clsel_fail_cl(CLSEL_ERROR_INVALID_ARGUMENT, err, "out buffer is not a valid cl_mem");
+        return clsel_fail_cl(query_status(err, CL_INVALID_MEM_OBJECT), err,
+                             "clGetMemObjectInfo on the out buffer failed");
     if (flags & CL_MEM_READ_ONLY)
         return clsel_fail(CLSEL_ERROR_BUFFER, "out buffer was created CL_MEM_READ_ONLY");
     return CLSEL_SUCCESS;

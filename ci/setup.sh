@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # ci/setup.sh - installs what clsel needs to build and test on Debian (12) or Ubuntu:
-# a C/C++ toolchain, CMake, and OpenCL on the CPU through PoCL (with the ICD loader,
-# the headers, CLBlast for the benchmark's copy baseline, and clinfo). Idempotent: it
-# only calls apt-get when a package is missing. Uses sudo when not run as root.
+# a C/C++ toolchain, CMake, OpenCL on the CPU through PoCL (with the ICD loader, the
+# headers, CLBlast for the benchmark's copy baseline, and clinfo), and a Python virtual
+# environment in build/venv with the packages of ci/requirements.txt (numpy, the
+# peers OpenVINO and ONNX Runtime, pytest, ...). Idempotent: apt-get and pip run only
+# for what is missing. Uses sudo when not run as root.
+#
+# Without PyPI the venv step fails loudly; CLSEL_SKIP_PEERS=1 skips it (the tests that
+# need Python packages then report themselves skipped).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config python3 python3-venv
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev clinfo
 )
 
@@ -25,4 +31,22 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 else
   echo "ci/setup.sh: system packages present"
+fi
+
+venv=build/venv
+stamp="$venv/requirements.stamp"
+if [ "${CLSEL_SKIP_PEERS:-0}" = "1" ]; then
+  echo "ci/setup.sh: CLSEL_SKIP_PEERS=1: no Python environment (peer and numpy tests will skip)"
+elif [ -f "$stamp" ] && cmp -s "$stamp" ci/requirements.txt; then
+  echo "ci/setup.sh: $venv up to date"
+else
+  echo "ci/setup.sh: creating $venv from ci/requirements.txt"
+  mkdir -p build
+  python3 -m venv "$venv"
+  if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check -r ci/requirements.txt; then
+    echo "ci/setup.sh: FAILED to install the Python packages from PyPI (see above)." >&2
+    echo "ci/setup.sh: offline? Run with CLSEL_SKIP_PEERS=1 to skip the peer and numpy tests." >&2
+    exit 1
+  fi
+  cp ci/requirements.txt "$stamp"
 fi

@@ -260,6 +260,26 @@ CLSEL_API const char *clsel_runtime_fallback_reason(const clsel_runtime *rt);
 CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
                                          const void *then_data, const void *else_data, void *out);
 
+/* ---- devices ------------------------------------------------------------------------
+ * What OpenCL offers on this machine, for listings and logs. */
+typedef struct clsel_device_info {
+    int32_t platform_index, device_index; /* as CLSEL_PLATFORM / CLSEL_DEVICE_INDEX count */
+    char platform_name[128], platform_version[128];
+    char name[128], version[128], driver_version[64];
+    char type[16];                        /* "GPU", "CPU", "accelerator" or "other"      */
+    uint64_t global_mem_bytes, max_alloc_bytes;
+    int32_t compute_units;
+    int32_t available;                    /* CL_DEVICE_AVAILABLE                          */
+    int32_t fp16, fp64;                   /* cl_khr_fp16 / cl_khr_fp64 (clsel needs neither) */
+    int32_t auto_choice;                  /* the device CLSEL_DEVICE_AUTO tries first     */
+} clsel_device_info;
+
+/* Writes up to `capacity` entries and sets *count to the number of devices there are
+ * (which may be larger: call again with more room). CLSEL_ERROR_NO_DEVICE, with the
+ * reason in clsel_last_error(), when there is no OpenCL library or no platform; a
+ * platform without devices gives CLSEL_SUCCESS and *count = 0. */
+CLSEL_API clsel_status clsel_list_devices(clsel_device_info *devices, int32_t capacity, int32_t *count);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,7 +1,9 @@
-/* demo.c - see demo.h. */
-#include "demo.h"
-
+/* demo.c - clsel demo: Select-1's own example and two broadcast examples, run through
+ * the public runtime API and printed with the device that ran them. */
+#include <stdio.h>
 #include <string.h>
+
+#include "cli.h"
 
 typedef struct example {
     const char *title;
@@ -41,13 +43,8 @@ static void print_tensor(FILE *out, const clsel_shape *s, const void *data, int 
 
 static void print_labelled(FILE *out, const char *label, const clsel_shape *s, const void *data, int is_cond)
 {
-    char dims[160] = "{";
-    for (int d = 0; d < s->rank; ++d) {
-        size_t used = strlen(dims);
-        snprintf(dims + used, sizeof dims - used, d ? ",%lld" : "%lld", (long long)s->dims[d]);
-    }
-    strcat(dims, "}");
-    fprintf(out, "  %-4s %-9s %-8s ", label, dims, is_cond ? "boolean" : "i32");
+    char dims[CLI_SHAPE_TEXT_MAX];
+    fprintf(out, "  %-4s %-9s %-8s ", label, cli_shape_text(s, dims), is_cond ? "boolean" : "i32");
     print_tensor(out, s, data, is_cond);
 }
 
@@ -59,9 +56,9 @@ static int run_example(clsel_runtime *rt, const example *ex, FILE *out)
     if (st == CLSEL_SUCCESS && clsel_plan_output_count(plan) > 64) st = CLSEL_ERROR_INVALID_SHAPE;
     if (st == CLSEL_SUCCESS) st = clsel_runtime_run(rt, plan, ex->cond, ex->then_data, ex->else_data, result);
     if (st != CLSEL_SUCCESS) {
-        fprintf(stderr, "clsel demo: %s: %s: %s\n", ex->title, clsel_status_string(st), clsel_last_error());
+        cli_fail("demo: %s: %s: %s", ex->title, clsel_status_string(st), clsel_last_error());
         clsel_plan_destroy(plan);
-        return 1;
+        return CLI_FAILED;
     }
     fprintf(out, "\n%s\n", ex->title);
     print_labelled(out, "cond", &ex->shape[0], ex->cond, 1);
@@ -72,7 +69,7 @@ static int run_example(clsel_runtime *rt, const example *ex, FILE *out)
     return 0;
 }
 
-int clsel_demo_run(clsel_device device, FILE *out)
+static int demo_run(clsel_device device, FILE *out)
 {
     static const uint8_t spec_cond[6] = {0, 0, 1, 0, 1, 1};
     static const int32_t spec_then[6] = {-1, 0, 1, 2, 3, 4}, spec_else[6] = {11, 10, 9, 8, 7, 6};
@@ -95,10 +92,7 @@ int clsel_demo_run(clsel_device device, FILE *out)
 
     clsel_runtime *rt = NULL;
     clsel_status st = clsel_runtime_create(device, &rt);
-    if (st != CLSEL_SUCCESS) {
-        fprintf(stderr, "clsel demo: %s: %s\n", clsel_status_string(st), clsel_last_error());
-        return 1;
-    }
+    if (st != CLSEL_SUCCESS) return cli_fail("demo: %s: %s", clsel_status_string(st), clsel_last_error());
     fprintf(out, "clsel %s: out = cond ? then : else\n", clsel_version());
     fprintf(out, "device: %s (%s)\n", clsel_runtime_device_name(rt),
             clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL ? "OpenCL" : "CPU path");
@@ -107,5 +101,27 @@ int clsel_demo_run(clsel_device device, FILE *out)
     int failed = 0;
     for (int i = 0; i < 3; ++i) failed |= run_example(rt, &examples[i], out);
     clsel_runtime_destroy(rt);
-    return failed;
+    return failed ? CLI_FAILED : CLI_OK;
+}
+
+static const char help[] =
+    "usage: clsel demo [--device auto|cpu|opencl]\n\n"
+    "Runs Select-1's own example, a numpy broadcast with a scalar else (masked fill) and a\n"
+    "pdpd broadcast with an axis, and prints inputs, outputs and the device that ran them.\n";
+
+int cmd_demo(int argc, char **argv)
+{
+    clsel_device device = CLSEL_DEVICE_AUTO;
+    for (int i = 1; i < argc; ++i) {
+        const char *value = NULL;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(help, stdout);
+            return CLI_OK;
+        }
+        if (!cli_option(argc, argv, &i, "--device", &value))
+            return cli_usage("demo", "unknown argument '%s'", argv[i]);
+        if (cli_parse_device(value, &device))
+            return cli_usage("demo", "--device must be auto, cpu or opencl, not '%s'", value ? value : "");
+    }
+    return demo_run(device, stdout);
 }

@@ -1,0 +1,257 @@
+"""clsel for Python: Select-1 (out = cond ? then : else) on numpy arrays, through ctypes.
+
+    >>> import numpy as np, clsel
+    >>> clsel.select(np.array([True, False]), np.array([1, 2]), np.array([10, 20]))
+    array([ 1, 20])
+
+No compiled extension: the module loads the built C library, from the file named by
+the environment variable CLSEL_LIBRARY, or else from the build tree next to this
+package (build/lib/libclsel.so), or else from the system's library path.
+
+Functions: select, infer_shape, devices, version. Failures raise ClselError, which
+carries the status name (e.g. "CLSEL_ERROR_INVALID_SHAPE") and the library's message.
+bfloat16 arrays travel as ml_dtypes.bfloat16.
+"""
+import atexit
+import ctypes
+import ctypes.util
+import os
+import threading
+
+import numpy as np
+
+__all__ = ["select", "infer_shape", "devices", "version", "ClselError", "library_path"]
+
+MAX_RANK = 8
+STATUS_NAMES = [
+    "CLSEL_SUCCESS",
+    "CLSEL_ERROR_INVALID_ARGUMENT",
+    "CLSEL_ERROR_INVALID_SHAPE",
+    "CLSEL_ERROR_INVALID_DTYPE",
+    "CLSEL_ERROR_OVERFLOW",
+    "CLSEL_ERROR_BUFFER",
+    "CLSEL_ERROR_OUT_OF_MEMORY",
+    "CLSEL_ERROR_NO_DEVICE",
+    "CLSEL_ERROR_BUILD",
+    "CLSEL_ERROR_OPENCL",
+]
+# numpy dtype name -> clsel_dtype (the enum numbers of clsel.h).
+DTYPES = {
+    "bool": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "float16": 6, "bfloat16": 7,
+    "uint32": 8, "int32": 9, "float32": 10, "uint64": 11, "int64": 12, "float64": 13,
+}
+BROADCASTS = {"numpy": 0, "none": 1, "explicit": 1, "pdpd": 2}
+COND_BROADCASTS = {"one-way": 0, "bidirectional": 1}
+DEVICES = {"auto": 0, "cpu": 1, "opencl": 2}
+
+
+class ClselError(Exception):
+    """A clsel call failed: `status` is the status name, `message` the library's text."""
+
+    def __init__(self, status, message):
+        super().__init__(f"{status}: {message}")
+        self.status = status
+        self.message = message
+
+
+class _Shape(ctypes.Structure):
+    _fields_ = [("rank", ctypes.c_int32), ("dims", ctypes.c_int64 * MAX_RANK)]
+
+
+class _Attrs(ctypes.Structure):
+    _fields_ = [("broadcast", ctypes.c_int), ("axis", ctypes.c_int64), ("cond_broadcast", ctypes.c_int)]
+
+
+class _DeviceInfo(ctypes.Structure):
+    _fields_ = [
+        ("platform_index", ctypes.c_int32), ("device_index", ctypes.c_int32),
+        ("platform_name", ctypes.c_char * 128), ("platform_version", ctypes.c_char * 128),
+        ("name", ctypes.c_char * 128), ("version", ctypes.c_char * 128),
+        ("driver_version", ctypes.c_char * 64), ("type", ctypes.c_char * 16),
+        ("global_mem_bytes", ctypes.c_uint64), ("max_alloc_bytes", ctypes.c_uint64),
+        ("compute_units", ctypes.c_int32), ("available", ctypes.c_int32),
+        ("fp16", ctypes.c_int32), ("fp64", ctypes.c_int32), ("auto_choice", ctypes.c_int32),
+    ]
+
+
+def _find_library():
+    explicit = os.environ.get("CLSEL_LIBRARY")
+    if explicit:
+        return explicit
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (os.path.join(here, "..", "..", "build", "lib", "libclsel.so"),
+                      os.path.join(here, "libclsel.so")):
+        if os.path.exists(candidate):
+            return os.path.normpath(candidate)
+    found = ctypes.util.find_library("clsel")
+    if found:
+        return found
+    raise OSError("cannot find libclsel: build it (cmake --build build) or set CLSEL_LIBRARY")
+
+
+library_path = _find_library()
+_lib = ctypes.CDLL(library_path)
+
+
+def _declare(name, restype, *argtypes):
+    function = getattr(_lib, name)
+    function.restype = restype
+    function.argtypes = list(argtypes)
+    return function
+
+
+_P = ctypes.c_void_p
+_status_string = _declare("clsel_status_string", ctypes.c_char_p, ctypes.c_int)
+_last_error = _declare("clsel_last_error", ctypes.c_char_p)
+_version = _declare("clsel_version", ctypes.c_char_p)
+_check_dtypes = _declare("clsel_check_dtypes", ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
+_infer_shape = _declare("clsel_infer_shape", ctypes.c_int, ctypes.POINTER(_Shape), ctypes.POINTER(_Shape),
+                        ctypes.POINTER(_Shape), ctypes.POINTER(_Attrs), ctypes.POINTER(_Shape))
+_plan_create = _declare("clsel_plan_create", ctypes.c_int, ctypes.c_int, ctypes.POINTER(_Shape),
+                        ctypes.POINTER(_Shape), ctypes.POINTER(_Shape), ctypes.POINTER(_Attrs),
+                        ctypes.POINTER(_P))
+_plan_destroy = _declare("clsel_plan_destroy", None, _P)
+_plan_output_shape = _declare("clsel_plan_output_shape", ctypes.POINTER(_Shape), _P)
+_plan_run_cpu = _declare("clsel_plan_run_cpu", ctypes.c_int, _P, _P, _P, _P, _P)
+_runtime_create = _declare("clsel_runtime_create", ctypes.c_int, ctypes.c_int, ctypes.POINTER(_P))
+_runtime_destroy = _declare("clsel_runtime_destroy", None, _P)
+_runtime_device = _declare("clsel_runtime_device", ctypes.c_int, _P)
+_runtime_device_name = _declare("clsel_runtime_device_name", ctypes.c_char_p, _P)
+_runtime_run = _declare("clsel_runtime_run", ctypes.c_int, _P, _P, _P, _P, _P, _P)
+_list_devices = _declare("clsel_list_devices", ctypes.c_int, ctypes.POINTER(_DeviceInfo), ctypes.c_int32,
+                         ctypes.POINTER(ctypes.c_int32))
+
+
+def _check(status):
+    if status != 0:
+        name = STATUS_NAMES[status] if 0 <= status < len(STATUS_NAMES) else f"status {status}"
+        raise ClselError(name, _last_error().decode("utf-8", "replace"))
+
+
+def version():
+    """The version of the loaded library, "MAJOR.MINOR.PATCH"."""
+    return _version().decode()
+
+
+def _shape(dims):
+    dims = tuple(int(d) for d in dims)
+    if len(dims) > MAX_RANK:
+        raise ClselError("CLSEL_ERROR_INVALID_SHAPE", f"rank {len(dims)} is outside 0..{MAX_RANK}")
+    shape = _Shape()
+    shape.rank = len(dims)
+    for i, d in enumerate(dims):
+        shape.dims[i] = d
+    return shape
+
+
+def _attrs(broadcast, axis, cond_broadcast):
+    try:
+        return _Attrs(BROADCASTS[broadcast], int(axis), COND_BROADCASTS[cond_broadcast])
+    except KeyError as missing:
+        raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT",
+                         f"unknown value {missing} (broadcast: {sorted(BROADCASTS)}, "
+                         f"cond_broadcast: {sorted(COND_BROADCASTS)})") from None
+
+
+def infer_shape(cond_shape, then_shape, else_shape, broadcast="numpy", axis=-1, cond_broadcast="one-way"):
+    """The output shape Select gives for these input shapes (a tuple), or ClselError."""
+    out = _Shape()
+    _check(_infer_shape(_shape(cond_shape), _shape(then_shape), _shape(else_shape),
+                        _attrs(broadcast, axis, cond_broadcast), out))
+    return tuple(out.dims[i] for i in range(out.rank))
+
+
+def _dtype_code(array):
+    return DTYPES.get(array.dtype.name, 0)
+
+
+def _dense(value):
+    """A C-contiguous, native-byte-order array, 0-d arrays kept 0-d."""
+    array = np.asarray(value)
+    if not array.dtype.isnative:  # a byte swap: exact
+        array = array.astype(array.dtype.newbyteorder("="))
+    if not array.flags.c_contiguous:
+        array = array.copy(order="C")
+    return array
+
+
+_runtimes = {}
+_runtimes_lock = threading.Lock()
+
+
+def _runtime(device):
+    """One runtime per device request, kept for the life of the process (kernels build once)."""
+    if device not in DEVICES:
+        raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT", f"device must be one of {sorted(DEVICES)}, not {device!r}")
+    with _runtimes_lock:
+        if device not in _runtimes:
+            handle = _P()
+            _check(_runtime_create(DEVICES[device], ctypes.byref(handle)))
+            _runtimes[device] = handle
+        return _runtimes[device]
+
+
+@atexit.register
+def _release_runtimes():
+    with _runtimes_lock:
+        for handle in _runtimes.values():
+            _runtime_destroy(handle)
+        _runtimes.clear()
+
+
+def runtime_device(device="auto"):
+    """What a device request runs on: ("opencl", name) or ("cpu", "cpu")."""
+    handle = _runtime(device)
+    kind = "opencl" if _runtime_device(handle) == 2 else "cpu"
+    return kind, _runtime_device_name(handle).decode()
+
+
+def select(cond, then, else_, broadcast="numpy", axis=-1, cond_broadcast="one-way", device="auto"):
+    """out = cond ? then : else_, bit for bit, as a new numpy array.
+
+    cond: bool or uint8 array (nonzero = true). then, else_: arrays of one common dtype
+    (bool, (u)int8..64, float16/32/64, ml_dtypes.bfloat16). broadcast: "numpy" (default),
+    "none" (alias "explicit") or "pdpd" with `axis`. cond_broadcast: "one-way" (default,
+    as Select-1 says) or "bidirectional" (OpenVINO's runtime, ONNX Where). device:
+    "auto" (an OpenCL device if there is one, else the CPU path), "cpu" or "opencl".
+    """
+    cond, then, else_ = _dense(cond), _dense(then), _dense(else_)
+    _check(_check_dtypes(_dtype_code(cond), _dtype_code(then), _dtype_code(else_)))
+    plan = _P()
+    _check(_plan_create(_dtype_code(then), _shape(cond.shape), _shape(then.shape), _shape(else_.shape),
+                        _attrs(broadcast, axis, cond_broadcast), ctypes.byref(plan)))
+    try:
+        shape = _plan_output_shape(plan).contents
+        out = np.empty(tuple(shape.dims[i] for i in range(shape.rank)), dtype=then.dtype)
+        pointers = [a.ctypes.data_as(_P) for a in (cond, then, else_, out)]
+        if device == "cpu":
+            _check(_plan_run_cpu(plan, *pointers))
+        else:
+            _check(_runtime_run(_runtime(device), plan, *pointers))
+        return out
+    finally:
+        _plan_destroy(plan)
+
+
+def devices():
+    """Every OpenCL device as a dict (platform, name, type, memory, fp16/fp64, auto_choice);
+    an empty list when there is no OpenCL (the CPU path is then used)."""
+    count = ctypes.c_int32(0)
+    status = _list_devices(None, 0, ctypes.byref(count))
+    if status == STATUS_NAMES.index("CLSEL_ERROR_NO_DEVICE"):
+        return []
+    _check(status)
+    infos = (_DeviceInfo * max(count.value, 1))()
+    _check(_list_devices(infos, count.value, ctypes.byref(count)))
+    result = []
+    for info in infos[:count.value]:
+        result.append({
+            "platform_index": info.platform_index, "device_index": info.device_index,
+            "platform": info.platform_name.decode(), "platform_version": info.platform_version.decode(),
+            "name": info.name.decode(), "version": info.version.decode(),
+            "driver_version": info.driver_version.decode(), "type": info.type.decode(),
+            "global_mem_bytes": info.global_mem_bytes, "max_alloc_bytes": info.max_alloc_bytes,
+            "compute_units": info.compute_units, "available": bool(info.available),
+            "fp16": bool(info.fp16), "fp64": bool(info.fp64), "auto_choice": bool(info.auto_choice),
+        })
+    return result

@@ -1,0 +1,155 @@
+"""The peers, run for real: numpy.where, ONNX Runtime Where (CPU execution provider) and
+OpenVINO opset1 Select compiled for the CPU device. Each returns the output array, or
+raises PeerRejected when the peer refuses the shapes (or types)."""
+import os
+
+import numpy as np
+
+from cases import numpy_dtype, pdpd_aligned
+
+
+class PeerRejected(Exception):
+    pass
+
+
+def require(module_name):
+    """Imports a peer; a missing one fails the run unless CLSEL_SKIP_PEERS=1."""
+    import importlib
+
+    import pytest
+
+    try:
+        return importlib.import_module(module_name)
+    except ImportError as error:
+        if os.environ.get("CLSEL_SKIP_PEERS") == "1":
+            pytest.skip(f"{module_name} is not installed and CLSEL_SKIP_PEERS=1")
+        raise RuntimeError(f"{module_name} is required (ci/setup.sh installs it; CLSEL_SKIP_PEERS=1 skips): "
+                           f"{error}") from error
+
+
+# ---- numpy.where ---------------------------------------------------------------------
+
+NUMPY_DTYPES = None  # every dtype, bfloat16 through ml_dtypes
+
+
+def numpy_where(case, cond, then, else_):
+    """numpy.where broadcasts all three two ways. For pdpd, cond and else are first
+    reshaped to their place inside then (SPEC.md 3.3), which numpy cannot do itself."""
+    if case.mode == "pdpd":
+        rank = len(case.shapes[1])
+        if max(cond.ndim, else_.ndim) > rank:
+            raise PeerRejected("pdpd: an input has a higher rank than then")
+        try:
+            cond = cond.reshape(pdpd_aligned(cond.shape, rank, case.axis))
+            else_ = else_.reshape(pdpd_aligned(else_.shape, rank, case.axis))
+            enlarged = np.broadcast_shapes(cond.shape, then.shape, else_.shape) != then.shape
+        except ValueError as error:
+            raise PeerRejected(str(error)) from error
+        if enlarged:
+            raise PeerRejected("pdpd: an input would enlarge then")
+    elif case.mode == "none" and not (cond.shape == then.shape == else_.shape):
+        raise PeerRejected("none: shapes differ")
+    try:
+        return np.where(cond, then, else_)
+    except ValueError as error:
+        raise PeerRejected(str(error)) from error
+
+
+# ---- ONNX Runtime Where -----------------------------------------------------------------
+
+# Where's CPU kernels in onnxruntime 1.31 (others are NOT_IMPLEMENTED there).
+ORT_DTYPES = ["uint8", "int8", "uint32", "int32", "int64", "float16", "float32", "float64"]
+_onnx_types = {}
+
+
+def _onnx_type(name):
+    from onnx import TensorProto
+
+    if not _onnx_types:
+        _onnx_types.update({"bool": TensorProto.BOOL, "uint8": TensorProto.UINT8, "int8": TensorProto.INT8,
+                            "uint16": TensorProto.UINT16, "int16": TensorProto.INT16,
+                            "float16": TensorProto.FLOAT16, "bfloat16": TensorProto.BFLOAT16,
+                            "uint32": TensorProto.UINT32, "int32": TensorProto.INT32,
+                            "float32": TensorProto.FLOAT, "uint64": TensorProto.UINT64,
+                            "int64": TensorProto.INT64, "float64": TensorProto.DOUBLE})
+    return _onnx_types[name]
+
+
+def ort_where(case, cond, then, else_):
+    """ONNX Where (opset 16) in an ONNX Runtime CPU session; numpy-style two-way
+    broadcasting. none mode: the shapes must be equal (checked here, Where has no mode)."""
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+
+    if case.mode == "none" and not (cond.shape == then.shape == else_.shape):
+        raise PeerRejected("none: shapes differ")
+    element = _onnx_type(case.dtype)
+    graph = helper.make_graph(
+        [helper.make_node("Where", ["c", "t", "e"], ["o"])], "select",
+        [helper.make_tensor_value_info("c", TensorProto.BOOL, cond.shape),
+         helper.make_tensor_value_info("t", element, then.shape),
+         helper.make_tensor_value_info("e", element, else_.shape)],
+        [helper.make_tensor_value_info("o", element, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)], ir_version=9)
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    try:
+        session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        return session.run(None, {"c": cond, "t": then, "e": else_})[0]
+    except Exception as error:  # onnxruntime raises its own exception types
+        raise PeerRejected(str(error).splitlines()[0]) from error
+
+
+# ---- OpenVINO Select ----------------------------------------------------------------------
+
+OV_DTYPES = ["bool", "uint8", "int8", "uint16", "int16", "float16", "bfloat16", "uint32", "int32", "float32",
+             "uint64", "int64", "float64"]
+_ov_core = []
+
+
+def _ov_type(name):
+    import openvino as ov
+
+    return ov.Type.bf16 if name == "bfloat16" else ov.Type(np.dtype(name))
+
+
+def _ov_bf16_tensor(array):
+    import openvino as ov
+
+    tensor = ov.Tensor(ov.Type.bf16, ov.Shape(list(array.shape)))
+    np.copyto(tensor.data.view(np.uint16), array.view(np.uint16))
+    return tensor
+
+
+def ov_select(case, cond, then, else_):
+    """opset1.Select compiled for OpenVINO's CPU device. OpenVINO broadcasts cond two ways
+    in numpy mode. The Python API gives pdpd the axis 0 whatever the shapes, and
+    validates the node when it is made; so pdpd nodes are made on dynamic shapes and
+    their axis attribute is then set to the case's axis."""
+    import openvino as ov
+    import openvino.opset1 as ops
+
+    if not _ov_core:
+        _ov_core.append(ov.Core())
+    core = _ov_core[0]
+    element = _ov_type(case.dtype)
+    mode = case.mode
+    try:
+        if mode == "pdpd":
+            params = [ops.parameter(ov.PartialShape([-1] * len(a.shape)), t)
+                      for a, t in zip((cond, then, else_), (ov.Type.boolean, element, element))]
+            node = ops.select(*params, auto_broadcast="pdpd")
+            node.set_attribute("auto_broadcast.auto_broadcast_axis", case.axis)
+        else:
+            params = [ops.parameter(list(a.shape), t)
+                      for a, t in zip((cond, then, else_), (ov.Type.boolean, element, element))]
+            node = ops.select(*params, auto_broadcast=mode)
+        compiled = core.compile_model(ov.Model([node], params), "CPU")
+        inputs = [cond, then, else_]
+        if case.dtype == "bfloat16":  # numpy has no bf16: hand OpenVINO typed tensors
+            inputs[1:] = [_ov_bf16_tensor(a) for a in inputs[1:]]
+        result = compiled(inputs)[compiled.outputs[0]]
+    except Exception as error:  # OpenVINO raises RuntimeError and its own types
+        raise PeerRejected(str(error).splitlines()[0]) from error
+    # OpenVINO's Python API hands bf16 back as float16 bits.
+    return np.asarray(result).view(numpy_dtype(case.dtype))

@@ -1,0 +1,80 @@
+"""The Python binding itself (python/clsel): results, dtypes, layouts, errors."""
+import numpy as np
+import pytest
+
+import clsel
+from cases import ALL_DTYPES, bits_view, random_values
+from peers import require
+
+
+def test_every_dtype_against_numpy_where():
+    require("ml_dtypes")
+    rng = np.random.default_rng(5)
+    for name in ALL_DTYPES:
+        then, else_ = random_values(rng, (3, 4), name), random_values(rng, (4,), name)
+        cond = rng.integers(0, 2, size=(3, 1)).astype(bool)
+        for device in ("cpu", "auto"):
+            out = clsel.select(cond, then, else_, device=device)
+            assert out.dtype == then.dtype and out.shape == (3, 4)
+            assert np.array_equal(bits_view(out), bits_view(np.where(cond, then, else_))), (name, device)
+
+
+def test_layouts_and_scalars():
+    then = np.arange(12, dtype=np.float32).reshape(3, 4).T  # not contiguous
+    else_ = np.array(-1.0, dtype=">f4")  # big-endian scalar
+    cond = np.array([True, False, True])
+    out = clsel.select(cond, then, else_)
+    assert out.tolist() == np.where(cond, then, np.float32(-1)).tolist()
+    assert clsel.select(np.array(True), 1.5, 2.5).shape == ()  # rank 0 stays rank 0
+    assert clsel.select(np.zeros((0, 3), bool), np.zeros((0, 3)), np.zeros(3)).shape == (0, 3)
+    cond_u8 = np.array([0, 2, 255], np.uint8)  # uint8 cond, nonzero = true
+    assert clsel.select(cond_u8, np.array([1, 2, 3]), np.array([9, 9, 9])).tolist() == [9, 2, 3]
+
+
+def test_modes():
+    then, else_, cond = np.arange(9).reshape(3, 3), np.array([-1, -2, -3]), np.array([True, False, True])
+    assert clsel.select(cond, then, else_).tolist() == np.where(cond, then, else_).tolist()
+    rows = clsel.select(cond, then, else_, broadcast="pdpd", axis=0)
+    assert rows.tolist() == np.where(cond[:, None], then, else_[:, None]).tolist()
+    assert clsel.select(np.ones((3, 3), bool), then, then, broadcast="explicit").shape == (3, 3)
+    with pytest.raises(clsel.ClselError) as error:
+        clsel.select(np.ones((2, 3), bool), np.ones(3), np.ones(3))
+    assert error.value.status == "CLSEL_ERROR_INVALID_SHAPE" and "bidirectional would accept it" in error.value.message
+    assert clsel.select(np.ones((2, 3), bool), np.ones(3), np.ones(3), cond_broadcast="bidirectional").shape == (2, 3)
+
+
+def test_infer_shape():
+    assert clsel.infer_shape((4, 5), (2, 3, 4, 5), (5,)) == (2, 3, 4, 5)
+    assert clsel.infer_shape((2, 3), (3,), (3,), cond_broadcast="bidirectional") == (2, 3)
+    assert clsel.infer_shape((), (2, 3), (3, 1), broadcast="pdpd", axis=1) == (2, 3)
+    with pytest.raises(clsel.ClselError, match=r"numpy broadcast: cond \{3,5\} cannot be broadcast to \{2,3,4,5\}"):
+        clsel.infer_shape((3, 5), (2, 3, 4, 5), (2, 3, 4, 5))
+
+
+def test_errors():
+    with pytest.raises(clsel.ClselError) as error:
+        clsel.select(np.zeros(3), np.zeros(3), np.zeros(3))
+    assert error.value.status == "CLSEL_ERROR_INVALID_DTYPE" and "cond must be boolean or u8" in error.value.message
+    with pytest.raises(clsel.ClselError, match="CLSEL_ERROR_INVALID_DTYPE: then and else must have the same dtype"):
+        clsel.select(np.ones(3, bool), np.zeros(3, np.float32), np.zeros(3, np.float64))
+    with pytest.raises(clsel.ClselError, match="CLSEL_ERROR_INVALID_ARGUMENT"):
+        clsel.select(np.ones(3, bool), np.zeros(3), np.zeros(3), broadcast="bogus")
+    with pytest.raises(clsel.ClselError, match="CLSEL_ERROR_INVALID_ARGUMENT"):
+        clsel.select(np.ones(3, bool), np.zeros(3), np.zeros(3), device="tpu")
+    with pytest.raises(clsel.ClselError, match="CLSEL_ERROR_INVALID_ARGUMENT: pdpd broadcast: axis -2 is invalid"):
+        clsel.select(np.ones(3, bool), np.zeros(3), np.zeros(3), broadcast="pdpd", axis=-2)
+    with pytest.raises(clsel.ClselError, match="CLSEL_ERROR_INVALID_SHAPE: rank 9"):
+        clsel.infer_shape((1,) * 9, (), ())
+
+
+def test_devices():
+    devices = clsel.devices()
+    assert isinstance(devices, list)
+    for d in devices:
+        assert {"name", "type", "platform", "fp16", "fp64", "auto_choice", "max_alloc_bytes"} <= set(d)
+    assert sum(d["auto_choice"] for d in devices) <= 1
+    kind, name = clsel.runtime_device("auto")
+    assert kind in ("opencl", "cpu") and name
+    if kind == "opencl":
+        assert any(d["auto_choice"] and d["name"] == name for d in devices)
+    assert clsel.version().count(".") == 2

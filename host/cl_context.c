@@ -12,15 +12,18 @@ static _Thread_local char failed_build_log[16384];
 static const char *const element_width_names[ELEMENT_WIDTHS] = {"w1", "w2", "w4", "w8"};
 static const char *const index_width_names[INDEX_WIDTHS] = {"i32", "i64"};
 
-/* "clsel_b3_w4_i32_101", "clsel_bn_w8_i64", ... (the names cl/select.cl defines). */
+/* "clsel_r3_w4_i32_101", "clsel_rn_w2_i64_000", "clsel_loop_w8_i32", ... (the names
+ * cl/select.cl defines). */
 static void kernel_name(char *buf, size_t size, int index_width, int element_width, int variant)
 {
-    if (variant == KERNEL_BN)
-        snprintf(buf, size, "clsel_bn_%s_%s", element_width_names[element_width],
-                 index_width_names[index_width]);
-    else
-        snprintf(buf, size, "clsel_b3_%s_%s_%d%d%d", element_width_names[element_width],
-                 index_width_names[index_width], (variant >> 2) & 1, (variant >> 1) & 1, variant & 1);
+    const char *w = element_width_names[element_width], *i = index_width_names[index_width];
+    if (variant == KERNEL_LOOP) {
+        snprintf(buf, size, "clsel_loop_%s_%s", w, i);
+        return;
+    }
+    int classes = variant % 8;
+    snprintf(buf, size, "clsel_%s_%s_%s_%d%d%d", variant < KERNEL_RN ? "r3" : "rn", w, i, (classes >> 2) & 1,
+             (classes >> 1) & 1, classes & 1);
 }
 
 static clsel_status check_device_in_context(const clsel_cl_api *cl, cl_context context,
@@ -54,12 +57,17 @@ static clsel_status query_device(clsel_cl_context *ctx)
     if (err == CL_SUCCESS)
         err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg,
                                   NULL);
+    if (err == CL_SUCCESS)
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units,
+                                  &ctx->compute_units, NULL);
     if (err != CL_SUCCESS)
         return clsel_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetDeviceInfo failed");
     /* Launches use work-groups of 256 items (PERF.md rule 5), or the largest power of
      * two the device allows. */
     ctx->work_group_size = 256;
     while (ctx->work_group_size > max_wg && ctx->work_group_size > 1) ctx->work_group_size /= 2;
+    ctx->loop_local = (ctx->device_type & CL_DEVICE_TYPE_CPU) ? 1 : ctx->work_group_size / 4;
+    if (ctx->compute_units == 0) ctx->compute_units = 1;
     return CLSEL_SUCCESS;
 }
 

@@ -7,9 +7,10 @@
 #include "clsel_cl.h"
 #include "lock.h"
 
-/* Kernel variants per (index width, element width): the eight clsel_b3 kernels,
- * indexed by cond/then/else advancing along dim 0 as a 3-bit number, then clsel_bn. */
-enum { KERNEL_B3_COUNT = 8, KERNEL_BN = 8, KERNEL_VARIANTS = 9 };
+/* Kernel variants per (index width, element width) (cl/select.cl): the eight
+ * clsel_r3 kernels, indexed by cond/then/else advancing along dim 0 as a 3-bit number,
+ * the eight clsel_rn kernels likewise, then clsel_loop. */
+enum { KERNEL_R3 = 0, KERNEL_RN = 8, KERNEL_LOOP = 16, KERNEL_VARIANTS = 17 };
 enum { INDEX_I32 = 0, INDEX_I64 = 1, INDEX_WIDTHS = 2 };
 enum { ELEMENT_WIDTHS = 4 }; /* 1, 2, 4, 8 bytes */
 
@@ -28,6 +29,10 @@ struct clsel_cl_context {
     cl_device_type device_type;
     cl_ulong max_alloc;
     size_t work_group_size; /* the work-group size launches use (<= 256) */
+    cl_uint compute_units;
+    size_t loop_local;      /* work-group size of the loop kernel: 1 on CPU devices, whose
+                               compilers would otherwise vectorize across the items' loops
+                               (each lane a different row: gathers; measured 10x slower) */
     int locks_ready;        /* how many kernel slots have an initialized lock */
     kernel_slot kernels[INDEX_WIDTHS][ELEMENT_WIDTHS][KERNEL_VARIANTS];
 };

@@ -7,26 +7,31 @@
 #include "plan.h"
 #include "testing.h"
 
-/* Most work-groups one launch puts on NDRange dims 1 and 2: some drivers map them to
- * grid dims limited to 65535 blocks, so the host splits bigger launches. */
-#define MAX_GROUPS_Y_Z 65535u
+/* Most work-groups one launch puts on NDRange dim 1: some drivers map it to a grid dim
+ * limited to 65535 blocks, so the host splits bigger launches. */
+#define MAX_GROUPS_DIM1 65535u
+/* Rows shorter than this run whole in the loop kernel, several rows per work-item:
+ * work-groups along such rows would be a handful of items each. */
+#define SHORT_ROW 32u
 
-/* The kernel arguments shared by every kernel variant (cl/select.cl, CLSEL_ARGS). */
+/* The kernel arguments shared by every kernel (cl/select.cl, CLSEL_ARGS). */
 enum {
     ARG_COND = 0, ARG_COND_OFF, ARG_THEN, ARG_THEN_OFF, ARG_ELSE, ARG_ELSE_OFF, ARG_OUT, ARG_OUT_OFF,
-    ARG_SHAPE, ARG_COND_STRIDES, ARG_THEN_STRIDES, ARG_ELSE_STRIDES, ARG_OUT_STRIDES, ARG_Y0, ARG_Z0
+    ARG_SHAPE, ARG_COND_STRIDES, ARG_THEN_STRIDES, ARG_ELSE_STRIDES, ARG_OUT_STRIDES, ARG_X0, ARG_R0, ARG_ROWS,
+    ARG_PER_ITEM /* the loop kernel only */
 };
 
-/* The geometry of one call: collapsed dims padded to 8, launch extents and sizes. */
+/* The geometry of one call: collapsed dims padded to 8, rows, and how each row is
+ * split between whole work-groups (bulk) and the loop kernel. */
 typedef struct geometry {
     int index_width; /* INDEX_I32 or INDEX_I64 */
-    int variant;     /* 0..7: clsel_b3 by what advances along dim 0; KERNEL_BN */
+    int variant;     /* KERNEL_R3 or KERNEL_RN plus what advances along dim 0 */
     uint64_t shape[8];
     uint64_t strides[PLAN_OPERANDS][8];
-    uint64_t rows;   /* extent of NDRange dim 1 (shape[1]) */
-    uint64_t layers; /* extent of NDRange dim 2 (product of shape[2..7]) */
-    size_t local[3];
-    size_t global0;
+    uint64_t rows; /* product of shape[1..7] */
+    size_t local;      /* work-group size along dim 0 */
+    uint64_t bulk;     /* x < bulk runs in whole work-groups; the rest in the loop kernel */
+    uint64_t per_item; /* rows per work-item of the loop kernel */
 } geometry;
 
 static int element_width_index(size_t elem_size)
@@ -35,6 +40,20 @@ static int element_width_index(size_t elem_size)
 }
 
 static uint64_t round_up(uint64_t n, uint64_t m) { return (n + m - 1) / m * m; }
+
+/* The work-group size along a row: the widest power of two (up to the context's size,
+ * at least a quarter of it) that divides the row, so that no loop kernel is needed;
+ * else the widest whose whole groups cover all but a sixteenth of the row, the loop
+ * kernel doing the rest (a plain loop: fine for a few elements per row, slow for
+ * many). Each size is one more compile on PoCL; there are at most nine. */
+static size_t pick_local(const clsel_cl_context *ctx, uint64_t n0)
+{
+    for (size_t local = ctx->work_group_size; local >= ctx->work_group_size / 4 && local > 1; local /= 2)
+        if (n0 % local == 0) return local;
+    size_t local = ctx->work_group_size;
+    while (local > 1 && (local > n0 || n0 % local > n0 / 16)) local /= 2;
+    return local;
+}
 
 static void plan_geometry(const clsel_cl_context *ctx, const clsel_plan *plan, geometry *g)
 {
@@ -48,25 +67,24 @@ static void plan_geometry(const clsel_cl_context *ctx, const clsel_plan *plan, g
         for (int op = 0; op < PLAN_OPERANDS; ++op)
             g->strides[op][d] = d < plan->rank ? (uint64_t)plan->strides[op][d] : 0;
     }
-    if (plan->rank <= 3) {
-        g->variant = 0;
-        for (int op = 0; op < 3; ++op) g->variant = g->variant * 2 + (g->strides[op][0] != 0);
-    } else {
-        g->variant = KERNEL_BN;
+    int classes = 0;
+    for (int op = 0; op < 3; ++op) classes = classes * 2 + (g->strides[op][0] != 0);
+    g->variant = (plan->rank <= 3 ? KERNEL_R3 : KERNEL_RN) + classes;
+    g->rows = 1;
+    for (int d = 1; d < 8; ++d) g->rows *= g->shape[d];
+    g->per_item = 1;
+    if (g->shape[0] < SHORT_ROW && plan->rank >= 2) {
+        /* Whole rows in the loop kernel: about 64 items per compute unit, each taking
+         * consecutive rows, so that the per-row division is paid once per item. */
+        g->local = 1;
+        g->bulk = 0;
+        g->per_item = g->rows / ((uint64_t)ctx->compute_units * 64);
+        if (g->per_item < 1) g->per_item = 1;
+        if (g->per_item > 4096) g->per_item = 4096;
+        return;
     }
-    g->rows = g->shape[1];
-    g->layers = 1;
-    for (int d = 2; d < 8; ++d) g->layers *= g->shape[d];
-
-    /* Work-groups of ctx->work_group_size items, as wide along dim 0 as the innermost
-     * dim needs (a small fixed set of local sizes: each new one costs a compile on
-     * PoCL, PERF.md rule 5). */
-    size_t wg = ctx->work_group_size, lx = wg;
-    while (lx >= 4 && (uint64_t)(lx / 4) >= g->shape[0]) lx /= 4;
-    g->local[0] = lx;
-    g->local[1] = wg / lx;
-    g->local[2] = 1;
-    g->global0 = (size_t)round_up(g->shape[0], lx);
+    g->local = pick_local(ctx, g->shape[0]);
+    g->bulk = g->shape[0] / g->local * g->local;
 }
 
 static cl_int set_vector_arg(const clsel_cl_api *cl, cl_kernel k, cl_uint index, int index_width,
@@ -93,8 +111,9 @@ static cl_int set_index_arg(const clsel_cl_api *cl, cl_kernel k, cl_uint index, 
     return cl->clSetKernelArg(k, index, sizeof a, &a);
 }
 
-static cl_int set_fixed_args(const clsel_cl_api *cl, cl_kernel k, const geometry *g,
-                             const cl_tensor tensors[TENSORS])
+/* Every argument but r0, which changes between the pieces of one launch. */
+static cl_int set_args(const clsel_cl_api *cl, cl_kernel k, const geometry *g, const cl_tensor tensors[TENSORS],
+                       uint64_t x0)
 {
     cl_int err = CL_SUCCESS;
     for (int i = 0; i < TENSORS && err == CL_SUCCESS; ++i) {
@@ -106,44 +125,75 @@ static cl_int set_fixed_args(const clsel_cl_api *cl, cl_kernel k, const geometry
     if (err == CL_SUCCESS) err = set_vector_arg(cl, k, ARG_SHAPE, g->index_width, g->shape);
     for (int op = 0; op < PLAN_OPERANDS && err == CL_SUCCESS; ++op)
         err = set_vector_arg(cl, k, (cl_uint)(ARG_COND_STRIDES + op), g->index_width, g->strides[op]);
+    if (err == CL_SUCCESS) err = set_index_arg(cl, k, ARG_X0, g->index_width, x0);
+    if (err == CL_SUCCESS) err = set_index_arg(cl, k, ARG_ROWS, g->index_width, g->rows);
     return err;
 }
 
-/* Launches the geometry in as many pieces as the dim 1 / dim 2 limits need. With
- * several pieces, the returned event is a marker after all of them. */
-static clsel_status launch(const clsel_cl_context *ctx, cl_command_queue queue, const geometry *g,
-                           const cl_tensor tensors[TENSORS], cl_uint num_wait,
-                           const cl_event *wait_list, cl_event *event)
+/* One kernel over all rows, in pieces of at most MAX_GROUPS_DIM1 work-groups along the
+ * rows: the bulk kernel as a 2-D NDRange (x, row), the loop kernel as a 1-D NDRange
+ * over groups of per_item rows. `last` receives the event of the last piece when asked
+ * for. */
+static cl_int launch_kernel(const clsel_cl_context *ctx, cl_command_queue queue, const geometry *g,
+                            const cl_tensor tensors[TENSORS], int variant, cl_uint num_wait,
+                            const cl_event *wait_list, cl_event *last, int *pieces)
 {
     const clsel_cl_api *cl = ctx->cl;
     kernel_slot *slot = (kernel_slot *)&ctx->kernels[g->index_width]
-                                                   [element_width_index(tensors[TENSOR_OUT].elem_size)]
-                                                   [g->variant];
-    const uint64_t rows_per_launch = (uint64_t)MAX_GROUPS_Y_Z * g->local[1];
-    const uint64_t layers_per_launch = MAX_GROUPS_Y_Z;
-    const int pieces = g->rows > rows_per_launch || g->layers > layers_per_launch;
-
+                                                   [element_width_index(tensors[TENSOR_OUT].elem_size)][variant];
+    const int loop = variant == KERNEL_LOOP;
+    const uint64_t items = loop ? (g->rows + g->per_item - 1) / g->per_item : g->rows;
+    const uint64_t items_per_piece = (uint64_t)MAX_GROUPS_DIM1 * (loop ? ctx->loop_local : 1);
     clsel_mutex_lock(&slot->lock);
-    cl_int err = set_fixed_args(cl, slot->kernel, g, tensors);
-    const char *what = "clSetKernelArg";
-    for (uint64_t z0 = 0; z0 < g->layers && err == CL_SUCCESS; z0 += layers_per_launch) {
-        for (uint64_t y0 = 0; y0 < g->rows && err == CL_SUCCESS; y0 += rows_per_launch) {
-            uint64_t rows = g->rows - y0 < rows_per_launch ? g->rows - y0 : rows_per_launch;
-            uint64_t layers = g->layers - z0 < layers_per_launch ? g->layers - z0 : layers_per_launch;
-            size_t global[3] = {g->global0, (size_t)round_up(rows, g->local[1]), (size_t)layers};
-            err = set_index_arg(cl, slot->kernel, ARG_Y0, g->index_width, y0);
-            if (err == CL_SUCCESS) err = set_index_arg(cl, slot->kernel, ARG_Z0, g->index_width, z0);
-            if (err != CL_SUCCESS) break;
-            what = "clEnqueueNDRangeKernel";
-            err = cl->clEnqueueNDRangeKernel(queue, slot->kernel, 3, NULL, global, g->local, num_wait,
-                                             wait_list, pieces ? NULL : event);
+    cl_int err = set_args(cl, slot->kernel, g, tensors, loop ? g->bulk : 0);
+    if (err == CL_SUCCESS && loop) err = set_index_arg(cl, slot->kernel, ARG_PER_ITEM, g->index_width, g->per_item);
+    for (uint64_t r0 = 0; r0 < items && err == CL_SUCCESS; r0 += items_per_piece) {
+        uint64_t count = items - r0 < items_per_piece ? items - r0 : items_per_piece;
+        err = set_index_arg(cl, slot->kernel, ARG_R0, g->index_width, r0);
+        if (err != CL_SUCCESS) break;
+        if (last && *last) { /* only the final piece's event is kept */
+            cl->clReleaseEvent(*last);
+            *last = NULL;
         }
+        if (loop) {
+            size_t global = (size_t)round_up(count, ctx->loop_local), local = ctx->loop_local;
+            err = cl->clEnqueueNDRangeKernel(queue, slot->kernel, 1, NULL, &global, &local, num_wait, wait_list, last);
+        } else {
+            size_t global[2] = {(size_t)g->bulk, (size_t)count}, local[2] = {g->local, 1};
+            err = cl->clEnqueueNDRangeKernel(queue, slot->kernel, 2, NULL, global, local, num_wait, wait_list, last);
+        }
+        ++*pieces;
     }
     clsel_mutex_unlock(&slot->lock);
-    if (err == CL_SUCCESS && pieces && event) {
-        what = "clEnqueueMarkerWithWaitList";
-        err = cl->clEnqueueMarkerWithWaitList(queue, 0, NULL, event);
+    return err;
+}
+
+/* The bulk and, where rows do not divide into whole work-groups, the loop kernel. The
+ * returned event completes after all of it: the single launch's own event, or a marker
+ * after several (a marker with no wait list waits for everything enqueued before it). */
+static clsel_status launch(const clsel_cl_context *ctx, cl_command_queue queue, const geometry *g,
+                           const cl_tensor tensors[TENSORS], cl_uint num_wait, const cl_event *wait_list,
+                           cl_event *event)
+{
+    const clsel_cl_api *cl = ctx->cl;
+    int pieces = 0;
+    cl_event last = NULL;
+    cl_int err = CL_SUCCESS;
+    if (g->bulk > 0)
+        err = launch_kernel(ctx, queue, g, tensors, g->variant, num_wait, wait_list, event ? &last : NULL, &pieces);
+    if (err == CL_SUCCESS && g->bulk < g->shape[0])
+        err = launch_kernel(ctx, queue, g, tensors, KERNEL_LOOP, num_wait, wait_list, event ? &last : NULL, &pieces);
+    const char *what = "clEnqueueNDRangeKernel";
+    if (err == CL_SUCCESS && event) {
+        if (pieces == 1) {
+            *event = last;
+            last = NULL;
+        } else {
+            what = "clEnqueueMarkerWithWaitList";
+            err = cl->clEnqueueMarkerWithWaitList(queue, 0, NULL, event);
+        }
     }
+    if (last) cl->clReleaseEvent(last);
     if (err != CL_SUCCESS) {
         if (event) *event = NULL;
         return clsel_fail_cl(err == CL_OUT_OF_HOST_MEMORY || err == CL_MEM_OBJECT_ALLOCATION_FAILURE

@@ -6,6 +6,7 @@
 static atomic_long fault_count[2];
 static atomic_long fault_at[2];
 static atomic_int force_index64;
+static atomic_int force_portable;
 
 int clsel_fault_hit(clsel_fault_kind kind)
 {
@@ -23,3 +24,7 @@ long clsel_testing_fault_arm(clsel_fault_kind kind, long n)
 void clsel_testing_force_index64(int on) { atomic_store(&force_index64, on); }
 
 int clsel_testing_index64(void) { return atomic_load(&force_index64); }
+
+void clsel_testing_portable_cpu(int on) { atomic_store(&force_portable, on); }
+
+int clsel_testing_portable(void) { return atomic_load(&force_portable); }

@@ -1,7 +1,8 @@
 /* testing.h - test-only hooks, compiled into the library only when CLSEL_TESTING is
  * defined (the clsel_testing target the tests link; never the installed library):
  *  - fault injection: the N-th host allocation or OpenCL call fails;
- *  - forcing the 64-bit-index kernels on small tensors, so that they get tested.
+ *  - forcing the 64-bit-index kernels on small tensors, so that they get tested;
+ *  - turning the AVX2 row loops off, so that the portable ones get tested too.
  * In every other build the hooks are constants and compile away. */
 #ifndef CLSEL_HOST_TESTING_H
 #define CLSEL_HOST_TESTING_H
@@ -18,9 +19,13 @@ CLSEL_API long clsel_testing_fault_arm(clsel_fault_kind kind, long n);
 /* Nonzero: every OpenCL launch uses the 64-bit-index kernels. */
 CLSEL_API void clsel_testing_force_index64(int on);
 int clsel_testing_index64(void);
+/* Nonzero: the CPU path uses its portable row loops even where AVX2 is available. */
+CLSEL_API void clsel_testing_portable_cpu(int on);
+int clsel_testing_portable(void);
 #else
 #define clsel_fault_hit(kind) 0
 #define clsel_testing_index64() 0
+#define clsel_testing_portable() 0
 #endif
 
 #endif

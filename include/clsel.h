@@ -217,6 +217,28 @@ CLSEL_API clsel_status clsel_plan_run_cpu(const clsel_plan *plan, const void *co
                                           const void *then_data, const void *else_data,
                                           void *out);
 
+/* Parallelism for the CPU path, only when the caller asks for it. A caller with a
+ * thread pool of its own passes parallel_for: the library splits the output into
+ * `count` independent pieces and calls parallel_for(pool, count, task, task_context)
+ * once; the pool must run task(task_context, i) for every i in [0, count), in any order
+ * and on any threads, and return when all have finished. Otherwise `threads` > 1 makes
+ * the library start that many threads for the call (the calling thread is one of
+ * them) and join them before returning. */
+typedef void (*clsel_parallel_task)(void *task_context, int64_t index);
+typedef void (*clsel_parallel_for)(void *pool, int64_t count, clsel_parallel_task task, void *task_context);
+
+typedef struct clsel_cpu_options {
+    int32_t threads;                /* 0 or 1: the calling thread only (the default) */
+    clsel_parallel_for parallel_for; /* NULL: use `threads`                           */
+    void *pool;                     /* passed to parallel_for                        */
+} clsel_cpu_options;
+
+/* clsel_plan_run_cpu with options (NULL = the defaults: one thread). Small outputs run
+ * on the calling thread whatever the options say. */
+CLSEL_API clsel_status clsel_plan_run_cpu_options(const clsel_plan *plan, const void *cond,
+                                                  const void *then_data, const void *else_data,
+                                                  void *out, const clsel_cpu_options *options);
+
 /* One call: plan, run on the CPU, free. Same rules as clsel_plan_run_cpu. */
 CLSEL_API clsel_status clsel_select_cpu(clsel_dtype dtype, const clsel_shape *cond_shape,
                                         const void *cond, const clsel_shape *then_shape,

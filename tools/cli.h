@@ -14,6 +14,7 @@ enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
 int cmd_run(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 /* "clsel COMMAND: problem" and a one-line hint on stderr; returns CLI_USAGE. */
 int cli_usage(const char *command, const char *fmt, ...);

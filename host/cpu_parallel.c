@@ -1,0 +1,96 @@
+/* cpu_parallel.c - splits a CPU run over threads, or over the caller's pool, when the
+ * caller asks for it (the library never starts threads on its own). */
+#include <pthread.h>
+
+#include "plan.h"
+#include "select_cpu.h"
+
+/* Below this many output elements the split costs more than it saves. */
+#define PARALLEL_MIN_ELEMENTS (1 << 16)
+/* Pieces for a caller's pool: enough to balance, each big enough to be worth a task. */
+#define POOL_PIECE_ELEMENTS (1 << 16)
+#define POOL_MAX_PIECES 256
+#define MAX_THREADS 256
+
+/* Outputs of at least this many bytes are written past the caches (non-temporal
+ * stores): they would mostly leave the caches anyway, and skipping the read for
+ * ownership saves a third of the memory traffic (select_cpu_avx2.c). Smaller outputs
+ * stay cached for whatever reads them next. A fixed size rather than the cache size the
+ * system reports: on virtual machines that report is often the host's, not the share
+ * this process gets (the CI box says 256 MiB for a 32 MiB L3). */
+#define STREAM_MIN_BYTES ((size_t)8 << 20)
+
+typedef struct cpu_job {
+    const clsel_plan *plan;
+    const uint8_t *cond, *then_data, *else_data;
+    uint8_t *out;
+    int64_t pieces;
+    int stream;
+    int64_t align; /* piece boundaries fall on multiples of this many elements */
+} cpu_job;
+
+/* Piece i of `pieces` equal ranges, boundaries on multiples of job->align: 64
+ * elements, so that two threads never write one cache line, or whole rows, when the
+ * rows are walked tile by tile. */
+static void run_piece(void *context, int64_t i)
+{
+    const cpu_job *job = context;
+    const int64_t n = job->plan->out_count;
+    int64_t begin = n / job->pieces * i, end = i + 1 == job->pieces ? n : n / job->pieces * (i + 1);
+    begin -= begin % job->align;
+    if (i + 1 < job->pieces) end -= end % job->align;
+    if (begin < end)
+        cpu_run_range(job->plan, job->cond, job->then_data, job->else_data, job->out, begin, end, job->stream);
+}
+
+typedef struct thread_piece {
+    cpu_job *job;
+    int64_t index;
+} thread_piece;
+
+static void *thread_main(void *arg)
+{
+    const thread_piece *piece = arg;
+    run_piece(piece->job, piece->index);
+    return NULL;
+}
+
+void cpu_run_parallel(const clsel_plan *plan, const void *cond, const void *then_data, const void *else_data,
+                      void *out, const clsel_cpu_options *options)
+{
+    const int64_t n = plan->out_count;
+    cpu_job job = {plan, cond, then_data, else_data, out, 1, (size_t)n * plan->elem_size >= STREAM_MIN_BYTES, 64};
+    if (!options || n < PARALLEL_MIN_ELEMENTS || (!options->parallel_for && options->threads <= 1)) {
+        run_piece(&job, 0);
+        return;
+    }
+    const int64_t rows = n / (plan->rank ? plan->dims[0] : 1);
+    if (options->parallel_for) {
+        job.pieces = n / POOL_PIECE_ELEMENTS;
+        if (job.pieces > POOL_MAX_PIECES) job.pieces = POOL_MAX_PIECES;
+    } else {
+        job.pieces = options->threads > MAX_THREADS ? MAX_THREADS : options->threads;
+    }
+    if (cpu_tiles_rows(plan)) { /* whole rows per piece, walked tile by tile */
+        if (job.pieces > rows) job.pieces = rows;
+        job.align = plan->dims[0];
+    }
+    if (options->parallel_for) {
+        options->parallel_for(options->pool, job.pieces, run_piece, &job);
+        return;
+    }
+    pthread_t threads[MAX_THREADS];
+    thread_piece pieces[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    for (int64_t i = 1; i < job.pieces; ++i) {
+        pieces[i] = (thread_piece){&job, i};
+        started[i] = pthread_create(&threads[i], NULL, thread_main, &pieces[i]) == 0;
+    }
+    run_piece(&job, 0);
+    for (int64_t i = 1; i < job.pieces; ++i) {
+        if (started[i])
+            pthread_join(threads[i], NULL);
+        else
+            run_piece(&job, i); /* no thread to be had: do its piece here */
+    }
+}

@@ -1,0 +1,118 @@
+/* test_cpu_parallel.c - the CPU path on outputs big enough for what small tests never
+ * reach: the split over threads and over a caller's pool, row tiling (an input re-read
+ * by every row), non-temporal stores (outputs of 8 MiB and more), and both row-loop sets
+ * (AVX2 and portable). Each run is compared with the oracle bit for bit, and the bytes
+ * after the output must stay untouched. */
+#include <string.h>
+
+#include "check.h"
+#include "oracle.h"
+#include "testing.h"
+#include "test_util.h"
+
+#define GUARD 0x5A
+#define GUARD_BYTES 64
+
+/* A pool that runs the tasks on the calling thread, last index first, and records what
+ * it was asked to do. */
+typedef struct serial_pool {
+    int calls;
+    int64_t count;
+    unsigned char seen[1024];
+    int repeated;
+} serial_pool;
+
+static void serial_parallel_for(void *pool, int64_t count, clsel_parallel_task task, void *task_context)
+{
+    serial_pool *p = pool;
+    p->calls++;
+    p->count = count;
+    for (int64_t i = count - 1; i >= 0; --i) {
+        if (i < (int64_t)sizeof p->seen) {
+            p->repeated |= p->seen[i];
+            p->seen[i] = 1;
+        }
+        task(task_context, i);
+    }
+}
+
+typedef struct big_case {
+    const char *name;
+    clsel_dtype dtype;
+    clsel_shape shape[3]; /* numpy broadcasting */
+} big_case;
+
+static int run_and_compare(const clsel_plan *plan, const test_data *d, uint8_t *got, const clsel_cpu_options *opt)
+{
+    const size_t bytes = (size_t)d->out_count * d->w;
+    memset(got, GUARD, bytes + GUARD_BYTES);
+    if (clsel_plan_run_cpu_options(plan, d->cond, d->then_data, d->else_data, got, opt) != CLSEL_SUCCESS) return 0;
+    for (size_t i = 0; i < GUARD_BYTES; ++i)
+        if (got[bytes + i] != GUARD) return 0;
+    return memcmp(got, d->want, bytes) == 0;
+}
+
+static void check_case(const big_case *c, uint64_t seed)
+{
+    oracle_case oc;
+    memset(&oc, 0, sizeof oc);
+    oc.mode = CLSEL_BROADCAST_NUMPY;
+    oc.axis = -1;
+    oc.elem_size = clsel_dtype_size(c->dtype);
+    memcpy(oc.shape, c->shape, sizeof oc.shape);
+    clsel_shape out_shape;
+    CHECK_MSG(oracle_shape(&oc, &out_shape), "%s: invalid case", c->name);
+
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create(c->dtype, &c->shape[0], &c->shape[1], &c->shape[2], NULL, &plan));
+    if (!plan) return;
+    test_data d;
+    test_data_make(&d, plan, seed);
+    oracle_select(&oc, &out_shape, d.cond, d.then_data, d.else_data, d.want);
+    uint8_t *got = test_alloc((size_t)d.out_count * d.w + GUARD_BYTES);
+
+    for (int portable = 0; portable < 2; ++portable) {
+        clsel_testing_portable_cpu(portable);
+        const char *loops = portable ? "portable" : "default";
+        CHECK_MSG(run_and_compare(plan, &d, got, NULL), "%s (%s loops): no options", c->name, loops);
+        static const int32_t thread_counts[] = {0, 1, 2, 3, 7, 1000};
+        for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; ++k) {
+            clsel_cpu_options opt = {thread_counts[k], NULL, NULL};
+            CHECK_MSG(run_and_compare(plan, &d, got, &opt), "%s (%s loops): %d threads", c->name, loops,
+                      (int)thread_counts[k]);
+        }
+        serial_pool pool;
+        memset(&pool, 0, sizeof pool);
+        clsel_cpu_options opt = {4, serial_parallel_for, &pool};
+        CHECK_MSG(run_and_compare(plan, &d, got, &opt), "%s (%s loops): caller's pool", c->name, loops);
+        CHECK_MSG(pool.calls <= 1 && !pool.repeated && pool.count <= 256, "%s: pool asked %d times for %lld tasks",
+                  c->name, pool.calls, (long long)pool.count);
+    }
+    clsel_testing_portable_cpu(0);
+    free(got);
+    test_data_free(&d);
+    clsel_plan_destroy(plan);
+}
+
+int main(void)
+{
+    const big_case cases[] = {
+        /* Same shape, odd size: pieces end off the 64-element grid. */
+        {"same shape f32", CLSEL_F32, {SHAPE(200003), SHAPE(200003), SHAPE(200003)}},
+        {"same shape u8", CLSEL_U8, {SHAPE(3, 70001), SHAPE(3, 70001), SHAPE(3, 70001)}},
+        /* Scalars: the pick loops. */
+        {"scalar then", CLSEL_U16, {SHAPE(131101), SCALAR, SHAPE(131101)}},
+        {"scalar cond", CLSEL_F64, {SCALAR, SHAPE(99991), SHAPE(99991)}},
+        /* cond re-read by every row, rows long enough to be tiled. */
+        {"tiled mask i32", CLSEL_I32, {SHAPE(1, 20011), SHAPE(6, 20011), SCALAR}},
+        {"tiled mask u8", CLSEL_U8, {SHAPE(2, 1, 17000), SHAPE(2, 3, 17000), SHAPE(1, 3, 17000)}},
+        /* Short rows: pieces fall inside rows. */
+        {"mutual", CLSEL_BF16, {SHAPE(1, 1), SHAPE(301, 1), SHAPE(1, 433)}},
+        {"per channel", CLSEL_F32, {SHAPE(2, 16, 56, 57), SHAPE(1, 16, 1, 1), SHAPE(2, 16, 56, 57)}},
+        /* 8 MiB and more of output: written with non-temporal stores. */
+        {"streamed f64", CLSEL_F64, {SHAPE(1048583), SHAPE(1048583), SHAPE(1)}},
+        {"streamed u8", CLSEL_U8, {SHAPE(9, 1), SHAPE(9, 1000003), SHAPE(1000003)}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) check_case(&cases[i], 1000 + i);
+    return check_report("test_cpu_parallel");
+}

@@ -1,0 +1,53 @@
+/* bench.h - clsel bench: the measurement loops (bench_cl.c for an OpenCL device,
+ * bench_cpu.c for the CPU path) and what they report. */
+#ifndef CLSEL_TOOLS_BENCH_H
+#define CLSEL_TOOLS_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench_cases.h"
+
+typedef struct bench_options {
+    int quick;
+    int repeat;             /* timed runs per case (>= 20 by default) */
+    int threads;            /* CPU path threads (1 = the library's default) */
+    const char **only;      /* case names to run (NULL: all) */
+    size_t only_count;
+} bench_options;
+
+typedef struct bench_result {
+    const bench_case *c;
+    int64_t elements;
+    uint64_t bytes;
+    double median_ms, min_ms, gbps, pct_of_copy, first_call_ms;
+    double copy_gbps; /* the best copy method (its buffers), timed between this case's runs */
+    char error[256]; /* non-empty when the case could not run */
+} bench_result;
+
+typedef struct bench_report {
+    char device[256];
+    const char *kind; /* "opencl" or "cpu" */
+    double copy_gbps;      /* the best copy method's bandwidth at the start of the run */
+    char copy_method[160]; /* which copy was best, and each copy's figure */
+    double build_first_ms, build_again_ms; /* OpenCL program build, first and second */
+    double enqueue_us;                     /* median host cost of one clsel_cl_enqueue */
+    bench_result results[64];
+    size_t count;
+} bench_report;
+
+/* 0 on success; on failure a message on stderr and nonzero. */
+int bench_run_opencl(const bench_options *options, bench_report *report);
+int bench_run_cpu(const bench_options *options, bench_report *report);
+
+/* Shared by both: whether a case is selected, wall-clock milliseconds, the median of
+ * samples (sorts them), and the result line's figures from the case's samples and the
+ * copy samples taken between them (medians of both: memory bandwidth on a shared
+ * machine drifts, so the copy is measured alongside each case, not once). */
+int bench_selected(const bench_options *options, const bench_case *c);
+double bench_now_ms(void);
+double bench_median(double *samples, int count);
+void bench_finish(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes);
+void bench_progress(const bench_report *report, const bench_result *r);
+
+#endif

@@ -1,0 +1,116 @@
+/* bench_cases.c - the benchmark's case table (PERF.md "Benchmark cases"). Full sizes move
+ * at least 128 MiB (4x this CI box's 32 MiB L3) unless the case is about a small or a
+ * specific shape; quick sizes finish in a few milliseconds. */
+#include "bench_cases.h"
+
+#include <string.h>
+
+#define S0 {0, {0}}
+#define S1(a) {1, {a}}
+#define S2(a, b) {2, {a, b}}
+#define S3(a, b, c) {3, {a, b, c}}
+#define S4(a, b, c, d) {4, {a, b, c, d}}
+#define S8(a, b, c, d, e, f, g, h) {8, {a, b, c, d, e, f, g, h}}
+
+#define NUMPY CLSEL_BROADCAST_NUMPY, -1, CLSEL_COND_ONE_WAY
+#define NUMPY2 CLSEL_BROADCAST_NUMPY, -1, CLSEL_COND_BIDIRECTIONAL
+#define M64 (1 << 26)
+#define M32 (1 << 25)
+#define Q (1 << 20)
+
+const bench_case bench_cases[] = {
+    /* Same shape, every element width. */
+    {"same_f32", "same shape, 4-byte", CLSEL_F32, NUMPY, COND_RANDOM50, {S1(M64), S1(M64), S1(M64)}, {S1(Q), S1(Q), S1(Q)}},
+    {"same_u8", "same shape, 1-byte", CLSEL_U8, NUMPY, COND_RANDOM50, {S1(M64), S1(M64), S1(M64)}, {S1(Q), S1(Q), S1(Q)}},
+    {"same_f16", "same shape, 2-byte", CLSEL_F16, NUMPY, COND_RANDOM50, {S1(M64), S1(M64), S1(M64)}, {S1(Q), S1(Q), S1(Q)}},
+    {"same_f64", "same shape, 8-byte", CLSEL_F64, NUMPY, COND_RANDOM50, {S1(M32), S1(M32), S1(M32)}, {S1(Q), S1(Q), S1(Q)}},
+    {"same_mid", "same shape 1024x4096", CLSEL_F32, NUMPY, COND_RANDOM50,
+     {S2(1024, 4096), S2(1024, 4096), S2(1024, 4096)}, {S2(256, 1024), S2(256, 1024), S2(256, 1024)}},
+    /* Cond patterns (a branchy loop would look good on all-true and all-false). */
+    {"cond_10pct", "same shape, cond 10% true", CLSEL_F32, NUMPY, COND_RANDOM10, {S1(M64), S1(M64), S1(M64)}, {S1(Q), S1(Q), S1(Q)}},
+    {"cond_all_true", "same shape, cond all true", CLSEL_F32, NUMPY, COND_ALL_TRUE, {S1(M64), S1(M64), S1(M64)}, {S1(Q), S1(Q), S1(Q)}},
+    {"cond_all_false", "same shape, cond all false", CLSEL_F32, NUMPY, COND_ALL_FALSE, {S1(M64), S1(M64), S1(M64)}, {S1(Q), S1(Q), S1(Q)}},
+    /* Scalar operands. */
+    {"else_scalar", "masked_fill: else scalar", CLSEL_F32, NUMPY, COND_RANDOM50, {S1(M64), S1(M64), S0}, {S1(Q), S1(Q), S0}},
+    {"both_scalar", "then and else scalar", CLSEL_F32, NUMPY2, COND_RANDOM50, {S2(8192, 8192), S0, S0}, {S2(1024, 1024), S0, S0}},
+    {"cond_scalar", "cond scalar (a copy)", CLSEL_F32, NUMPY, COND_RANDOM50, {S0, S1(M64), S1(M64)}, {S0, S1(Q), S1(Q)}},
+    /* Broadcast patterns. */
+    {"attention_mask", "mask [B,1,S,S] on [B,H,S,S], else scalar", CLSEL_F16, NUMPY, COND_RANDOM50,
+     {S4(4, 1, 1024, 1024), S4(4, 16, 1024, 1024), S0}, {S4(2, 1, 256, 256), S4(2, 8, 256, 256), S0}},
+    {"column_cond", "cond [1,C] on [R,C]", CLSEL_F32, NUMPY, COND_RANDOM50,
+     {S2(1, 8192), S2(8192, 8192), S2(8192, 8192)}, {S2(1, 1024), S2(1024, 1024), S2(1024, 1024)}},
+    {"row_operand", "then [R,1] on [R,C]", CLSEL_F32, NUMPY, COND_RANDOM50,
+     {S2(8192, 8192), S2(8192, 1), S2(8192, 8192)}, {S2(1024, 1024), S2(1024, 1), S2(1024, 1024)}},
+    {"per_channel", "NCHW, else [1,C,1,1]", CLSEL_F32, NUMPY, COND_RANDOM50,
+     {S4(32, 256, 56, 56), S4(32, 256, 56, 56), S4(1, 256, 1, 1)}, {S4(2, 64, 28, 28), S4(2, 64, 28, 28), S4(1, 64, 1, 1)}},
+    {"big_cond_small_values", "cond [N,64,56,56], then/else [1,64,1,1]", CLSEL_F32, NUMPY2, COND_RANDOM50,
+     {S4(64, 64, 56, 56), S4(1, 64, 1, 1), S4(1, 64, 1, 1)}, {S4(2, 64, 56, 56), S4(1, 64, 1, 1), S4(1, 64, 1, 1)}},
+    {"ort_regression", "cond [2,64,56,56], then/else [1,64,1,1] (ORT #27116)", CLSEL_F32, NUMPY2, COND_RANDOM50,
+     {S4(2, 64, 56, 56), S4(1, 64, 1, 1), S4(1, 64, 1, 1)}, {S4(2, 64, 56, 56), S4(1, 64, 1, 1), S4(1, 64, 1, 1)}},
+    {"mutual", "then [S,1,S], else [1,S,1]", CLSEL_F32, NUMPY, COND_RANDOM50,
+     {S3(256, 256, 256), S3(256, 1, 256), S3(1, 256, 1)}, {S3(64, 64, 64), S3(64, 1, 64), S3(1, 64, 1)}},
+    {"pdpd_axis1", "pdpd axis 1: cond [C,H,W], else [C] in [N,C,H,W]", CLSEL_F32, CLSEL_BROADCAST_PDPD, 1,
+     CLSEL_COND_ONE_WAY, COND_RANDOM50, {S3(256, 56, 56), S4(32, 256, 56, 56), S1(256)},
+     {S3(64, 28, 28), S4(2, 64, 28, 28), S1(64)}},
+    {"rank8", "rank 8, alternating broadcast (no collapsing)", CLSEL_F32, NUMPY, COND_RANDOM50,
+     {S8(10, 1, 10, 1, 10, 1, 10, 1), S8(1, 6, 1, 6, 1, 6, 1, 6), S8(10, 6, 10, 6, 10, 6, 10, 6)},
+     {S8(4, 1, 4, 1, 4, 1, 4, 1), S8(1, 4, 1, 4, 1, 4, 1, 4), S8(4, 4, 4, 4, 4, 4, 4, 4)}},
+    /* Small and odd sizes: launch overhead and tails. */
+    {"n1", "1 element", CLSEL_F32, NUMPY, COND_RANDOM50, {S1(1), S1(1), S1(1)}, {S1(1), S1(1), S1(1)}},
+    {"n7", "7 elements", CLSEL_F32, NUMPY, COND_RANDOM50, {S1(7), S1(7), S1(7)}, {S1(7), S1(7), S1(7)}},
+    {"n4097", "4097 elements", CLSEL_F32, NUMPY, COND_RANDOM50, {S1(4097), S1(4097), S1(4097)}, {S1(4097), S1(4097), S1(4097)}},
+    {"n65537", "65537 elements", CLSEL_F32, NUMPY, COND_RANDOM50, {S1(65537), S1(65537), S1(65537)},
+     {S1(65537), S1(65537), S1(65537)}},
+    {"prime", "16777259 elements (prime)", CLSEL_F32, NUMPY, COND_RANDOM50, {S1(16777259), S1(16777259), S1(16777259)},
+     {S1(65521), S1(65521), S1(65521)}},
+};
+
+const size_t bench_case_count = sizeof bench_cases / sizeof bench_cases[0];
+
+clsel_attrs bench_attrs(const bench_case *c)
+{
+    clsel_attrs a = clsel_attrs_default();
+    a.broadcast = c->broadcast;
+    a.axis = c->axis;
+    a.cond_broadcast = c->cond_broadcast;
+    return a;
+}
+
+uint64_t bench_bytes(const clsel_plan *plan, const uint8_t *cond)
+{
+    const uint64_t w = clsel_dtype_size(clsel_plan_dtype(plan));
+    const uint64_t nc = (uint64_t)clsel_plan_input_count(plan, CLSEL_OPERAND_COND);
+    const uint64_t nt = (uint64_t)clsel_plan_input_count(plan, CLSEL_OPERAND_THEN);
+    const uint64_t ne = (uint64_t)clsel_plan_input_count(plan, CLSEL_OPERAND_ELSE);
+    const uint64_t no = (uint64_t)clsel_plan_output_count(plan);
+    if (nc == 1 && no > 1) /* a scalar cond: a copy of the chosen input (PERF.md's table) */
+        return 1 + w * ((cond[0] ? nt : ne) + no);
+    return nc + w * (nt + ne + no);
+}
+
+/* A fast deterministic generator (xorshift64). */
+static uint64_t next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+void bench_fill(const bench_case *c, const clsel_plan *plan, uint8_t *cond, void *then_data, void *else_data)
+{
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    const int64_t nc = clsel_plan_input_count(plan, CLSEL_OPERAND_COND);
+    for (int64_t i = 0; i < nc; ++i) {
+        uint64_t r = next(&state) % 100;
+        cond[i] = c->pattern == COND_ALL_TRUE    ? 1
+                  : c->pattern == COND_ALL_FALSE ? 0
+                  : c->pattern == COND_RANDOM10  ? (uint8_t)(r < 10)
+                                                 : (uint8_t)(r < 50);
+    }
+    const size_t w = clsel_dtype_size(clsel_plan_dtype(plan));
+    const size_t nt = (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_THEN) * w;
+    const size_t ne = (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_ELSE) * w;
+    memset(then_data, 0x3C, nt);
+    memset(else_data, 0xC3, ne);
+}

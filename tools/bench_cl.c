@@ -1,0 +1,271 @@
+/* bench_cl.c - the OpenCL figures: clsel_cl_enqueue on the device --device auto would
+ * pick, against the best copy on that device in the same run (clEnqueueCopyBuffer, a
+ * plain copy kernel, and CLBlast's Xcopy when the tool was built with CLBlast). */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "clsel_cl.h"
+#ifdef CLSEL_BENCH_CLBLAST
+#include <clblast_c.h>
+#endif
+
+struct cl_env;
+typedef int (*copy_fn)(struct cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes);
+
+typedef struct cl_env {
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    clsel_cl_context *ctx;
+    cl_program copy_program;
+    cl_kernel copy_kernel;
+    copy_fn best_copy; /* the fastest copy method at the start, timed again with each case */
+    void *best_copy_state;
+    cl_mem copy_src, copy_dst; /* its buffers, initialized */
+    size_t copy_bytes;
+} cl_env;
+
+/* 16 bytes per work-item, unit stride: the plainest copy a device can run. */
+static const char copy_source[] =
+    "kernel void copy16(global const uint4 *src, global uint4 *dst) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    dst[i] = src[i];\n"
+    "}\n";
+
+static double finish_ms(cl_command_queue queue, double t0)
+{
+    clFinish(queue);
+    return bench_now_ms() - t0;
+}
+
+/* Median time of `repeat` runs of one copy method after two warm-ups (the same
+ * statistic the cases report); -1 if it fails. */
+static double median_copy_ms(cl_env *env, copy_fn fn, void *state, cl_mem src, cl_mem dst, size_t bytes, int repeat)
+{
+    double samples[256];
+    if (repeat > 256) repeat = 256;
+    for (int r = 0; r < repeat + 2; ++r) {
+        double t0 = bench_now_ms();
+        if (fn(env, state, src, dst, bytes) != 0) return -1;
+        double t = finish_ms(env->queue, t0);
+        if (r >= 2) samples[r - 2] = t;
+    }
+    return bench_median(samples, repeat);
+}
+
+static int copy_buffer(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes)
+{
+    (void)state;
+    return clEnqueueCopyBuffer(env->queue, src, dst, 0, 0, bytes, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+}
+
+static int copy_kernel(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes)
+{
+    cl_kernel k = state;
+    size_t global = bytes / 16, local = 256;
+    clSetKernelArg(k, 0, sizeof src, &src);
+    clSetKernelArg(k, 1, sizeof dst, &dst);
+    return clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+}
+
+#ifdef CLSEL_BENCH_CLBLAST
+static int copy_clblast(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes)
+{
+    (void)state;
+    return CLBlastScopy(bytes / 4, src, 0, 1, dst, 0, 1, &env->queue, NULL) == CLBlastSuccess ? 0 : -1;
+}
+#endif
+
+static void measure_copies(cl_env *env, size_t bytes, int repeat, bench_report *report)
+{
+    cl_int err;
+    cl_mem src = env->copy_src = clCreateBuffer(env->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    cl_mem dst = env->copy_dst = clCreateBuffer(env->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    env->copy_bytes = bytes;
+    const unsigned char fill = 1;
+    clEnqueueFillBuffer(env->queue, src, &fill, 1, 0, bytes, 0, NULL, NULL);
+    clEnqueueFillBuffer(env->queue, dst, &fill, 1, 0, bytes, 0, NULL, NULL);
+    clFinish(env->queue);
+    const char *source = copy_source;
+    env->copy_program = clCreateProgramWithSource(env->context, 1, &source, NULL, &err);
+    clBuildProgram(env->copy_program, 1, &env->device, "", NULL, NULL);
+    cl_kernel kernel = env->copy_kernel = clCreateKernel(env->copy_program, "copy16", &err);
+
+    struct {
+        const char *name;
+        copy_fn fn;
+        void *state;
+    } methods[] = {
+        {"clEnqueueCopyBuffer", copy_buffer, NULL},
+        {"copy kernel", copy_kernel, kernel},
+#ifdef CLSEL_BENCH_CLBLAST
+        {"CLBlast Xcopy", copy_clblast, NULL},
+#endif
+    };
+    size_t used = 0;
+    report->copy_gbps = 0;
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; ++i) {
+        double ms = median_copy_ms(env, methods[i].fn, methods[i].state, src, dst, bytes, repeat);
+        double gbps = ms > 0 ? 2.0 * (double)bytes / (ms * 1e6) : 0;
+        used += (size_t)snprintf(report->copy_method + used, sizeof report->copy_method - used, "%s%s %.1f",
+                                 i ? ", " : "", methods[i].name, gbps);
+        if (gbps > report->copy_gbps) {
+            report->copy_gbps = gbps;
+            env->best_copy = methods[i].fn;
+            env->best_copy_state = methods[i].state;
+        }
+        if (used >= sizeof report->copy_method) break;
+    }
+}
+
+static cl_mem upload(cl_env *env, const void *host, size_t bytes)
+{
+    cl_int err;
+    return clCreateBuffer(env->context, CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes ? bytes : 1,
+                          (void *)(uintptr_t)host, &err);
+}
+
+static void run_case(const bench_options *o, cl_env *env, const bench_case *c, bench_result *r)
+{
+    const clsel_shape *shapes = o->quick ? c->quick : c->full;
+    clsel_attrs attrs = bench_attrs(c);
+    clsel_plan *plan = NULL;
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    if (clsel_plan_create(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan) != CLSEL_SUCCESS) {
+        snprintf(r->error, sizeof r->error, "%s", clsel_last_error());
+        return;
+    }
+    const size_t w = clsel_dtype_size(c->dtype);
+    const size_t sizes[3] = {(size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_COND),
+                             (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_THEN) * w,
+                             (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_ELSE) * w};
+    r->elements = clsel_plan_output_count(plan);
+    uint8_t *cond = malloc(sizes[0] + 1);
+    void *t = malloc(sizes[1] + 1), *e = malloc(sizes[2] + 1);
+    double *samples = calloc((size_t)o->repeat, sizeof *samples);
+    cl_mem mem[4] = {NULL, NULL, NULL, NULL};
+    if (cond && t && e && samples) {
+        bench_fill(c, plan, cond, t, e);
+        r->bytes = bench_bytes(plan, cond);
+        mem[0] = upload(env, cond, sizes[0]);
+        mem[1] = upload(env, t, sizes[1]);
+        mem[2] = upload(env, e, sizes[2]);
+        mem[3] = upload(env, NULL, clsel_plan_output_bytes(plan));
+    }
+    double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
+    clsel_status st = mem[0] && mem[1] && mem[2] && mem[3] && copy_samples ? CLSEL_SUCCESS : CLSEL_ERROR_OUT_OF_MEMORY;
+    double t0 = bench_now_ms();
+    for (int k = 0; k < 3 && st == CLSEL_SUCCESS; ++k) { /* the first call, then warm-ups */
+        st = clsel_cl_enqueue(env->ctx, plan, env->queue, mem[0], 0, mem[1], 0, mem[2], 0, mem[3], 0, 0, NULL, NULL);
+        double ms = finish_ms(env->queue, t0);
+        if (k == 0) r->first_call_ms = ms;
+        t0 = bench_now_ms();
+    }
+    for (int k = 0; k < o->repeat && st == CLSEL_SUCCESS; ++k) {
+        t0 = bench_now_ms();
+        st = clsel_cl_enqueue(env->ctx, plan, env->queue, mem[0], 0, mem[1], 0, mem[2], 0, mem[3], 0, 0, NULL, NULL);
+        samples[k] = finish_ms(env->queue, t0);
+        t0 = bench_now_ms();
+        env->best_copy(env, env->best_copy_state, env->copy_src, env->copy_dst, env->copy_bytes);
+        copy_samples[k] = finish_ms(env->queue, t0);
+    }
+    if (st != CLSEL_SUCCESS)
+        snprintf(r->error, sizeof r->error, "%s: %s", clsel_status_string(st), clsel_last_error());
+    else
+        bench_finish(r, samples, copy_samples, o->repeat, env->copy_bytes);
+    free(copy_samples);
+    for (int i = 0; i < 4; ++i)
+        if (mem[i]) clReleaseMemObject(mem[i]);
+    free(cond);
+    free(t);
+    free(e);
+    free(samples);
+    clsel_plan_destroy(plan);
+}
+
+/* The host-side cost of one clsel_cl_enqueue on an existing plan: the call alone. */
+static double enqueue_cost_us(cl_env *env)
+{
+    enum { N = 4096, CALLS = 2000 };
+    clsel_shape s = {1, {N}};
+    clsel_plan *plan = NULL;
+    if (clsel_plan_create(CLSEL_F32, &s, &s, &s, NULL, &plan) != CLSEL_SUCCESS) return -1;
+    cl_mem c = upload(env, NULL, N), t = upload(env, NULL, N * 4), e = upload(env, NULL, N * 4), o = upload(env, NULL, N * 4);
+    static double samples[CALLS];
+    int ok = 1;
+    for (int i = 0; i < CALLS && ok; ++i) {
+        double t0 = bench_now_ms();
+        ok = clsel_cl_enqueue(env->ctx, plan, env->queue, c, 0, t, 0, e, 0, o, 0, 0, NULL, NULL) == CLSEL_SUCCESS;
+        samples[i] = (bench_now_ms() - t0) * 1e3;
+        if (i % 64 == 63) clFinish(env->queue); /* keep the queue short, outside the timing */
+    }
+    clFinish(env->queue);
+    clReleaseMemObject(c);
+    clReleaseMemObject(t);
+    clReleaseMemObject(e);
+    clReleaseMemObject(o);
+    clsel_plan_destroy(plan);
+    return ok ? bench_median(samples, CALLS) : -1;
+}
+
+static int open_env(cl_env *env, bench_report *report)
+{
+    clsel_runtime *rt = NULL;
+    memset(env, 0, sizeof *env);
+    if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &rt) != CLSEL_SUCCESS) {
+        fprintf(stderr, "clsel bench: no OpenCL device: %s\n", clsel_last_error());
+        return -1;
+    }
+    env->device = clsel_runtime_cl_device(rt);
+    snprintf(report->device, sizeof report->device, "%s", clsel_runtime_device_name(rt));
+    clRetainDevice(env->device);
+    clsel_runtime_destroy(rt);
+    cl_int err;
+    env->context = clCreateContext(NULL, 1, &env->device, NULL, NULL, &err);
+    env->queue = clCreateCommandQueue(env->context, env->device, 0, &err);
+    /* The program build, the first time in this process and again. */
+    double t0 = bench_now_ms();
+    clsel_cl_context *first = NULL;
+    if (clsel_cl_context_create(env->context, env->device, &first) != CLSEL_SUCCESS) {
+        fprintf(stderr, "clsel bench: %s\n", clsel_last_error());
+        return -1;
+    }
+    report->build_first_ms = bench_now_ms() - t0;
+    t0 = bench_now_ms();
+    clsel_status st = clsel_cl_context_create(env->context, env->device, &env->ctx);
+    report->build_again_ms = bench_now_ms() - t0;
+    clsel_cl_context_destroy(first);
+    return st == CLSEL_SUCCESS ? 0 : -1;
+}
+
+int bench_run_opencl(const bench_options *o, bench_report *report)
+{
+    memset(report, 0, sizeof *report);
+    report->kind = "opencl";
+    cl_env env;
+    if (open_env(&env, report) != 0) return -1;
+    measure_copies(&env, o->quick ? (size_t)16 << 20 : (size_t)256 << 20, o->repeat, report);
+    fprintf(stderr, "bench opencl: %s; best copy %.1f GB/s (%s); program build %.0f ms first, %.0f ms again\n",
+            report->device, report->copy_gbps, report->copy_method, report->build_first_ms, report->build_again_ms);
+    report->enqueue_us = enqueue_cost_us(&env);
+    fprintf(stderr, "bench opencl: clsel_cl_enqueue host cost %.2f us (median)\n", report->enqueue_us);
+    for (size_t i = 0; i < bench_case_count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
+        if (!bench_selected(o, &bench_cases[i])) continue;
+        bench_result *r = &report->results[report->count++];
+        run_case(o, &env, &bench_cases[i], r);
+        bench_progress(report, r);
+    }
+    clsel_cl_context_destroy(env.ctx);
+    clReleaseKernel(env.copy_kernel);
+    clReleaseProgram(env.copy_program);
+    clReleaseMemObject(env.copy_src);
+    clReleaseMemObject(env.copy_dst);
+    clReleaseCommandQueue(env.queue);
+    clReleaseContext(env.context);
+    clReleaseDevice(env.device);
+    return 0;
+}

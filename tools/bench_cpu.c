@@ -1,0 +1,149 @@
+/* bench_cpu.c - the CPU path's figures, against memcpy on the same machine. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* The memcpy buffers, far larger than the caches and initialized. */
+typedef struct copy_buffers {
+    uint8_t *src, *dst;
+    size_t bytes;
+} copy_buffers;
+
+typedef struct copy_part {
+    uint8_t *dst;
+    const uint8_t *src;
+    size_t bytes;
+} copy_part;
+
+static void *copy_part_main(void *arg)
+{
+    const copy_part *p = arg;
+    memcpy(p->dst, p->src, p->bytes);
+    return NULL;
+}
+
+/* memcpy split over `threads` threads, the calling one among them. */
+static void parallel_memcpy(uint8_t *dst, const uint8_t *src, size_t bytes, int threads)
+{
+    if (threads <= 1) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    pthread_t ids[256];
+    copy_part parts[256];
+    size_t chunk = bytes / (size_t)threads / 64 * 64;
+    for (int i = 0; i < threads; ++i) {
+        size_t begin = chunk * (size_t)i, end = i + 1 == threads ? bytes : begin + chunk;
+        parts[i] = (copy_part){dst + begin, src + begin, end - begin};
+        if (i && pthread_create(&ids[i], NULL, copy_part_main, &parts[i]) != 0) copy_part_main(&parts[i]), ids[i] = 0;
+    }
+    copy_part_main(&parts[0]);
+    for (int i = 1; i < threads; ++i)
+        if (ids[i]) pthread_join(ids[i], NULL);
+}
+
+/* memcpy bandwidth (median of the runs), STREAM convention (bytes read + bytes
+ * written). With threads > 1 the copy is split the same way. */
+static double memcpy_gbps(const copy_buffers *copy, int threads, int repeat)
+{
+    uint8_t *src = copy->src, *dst = copy->dst;
+    const size_t bytes = copy->bytes;
+    double samples[256];
+    if (repeat > 256) repeat = 256;
+    for (int r = 0; r < repeat + 2; ++r) {
+        double t0 = bench_now_ms();
+        if (threads > 1)
+            parallel_memcpy(dst, src, bytes, threads);
+        else
+            memcpy(dst, src, bytes);
+        double t = bench_now_ms() - t0;
+        if (r >= 2) samples[r - 2] = t;
+    }
+    return 2.0 * (double)bytes / (bench_median(samples, repeat) * 1e6);
+}
+
+static void run_case(const bench_options *o, const copy_buffers *copy, const bench_case *c, bench_result *r)
+{
+    const clsel_shape *shapes = o->quick ? c->quick : c->full;
+    clsel_attrs attrs = bench_attrs(c);
+    clsel_plan *plan = NULL;
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    if (clsel_plan_create(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan) != CLSEL_SUCCESS) {
+        snprintf(r->error, sizeof r->error, "%s", clsel_last_error());
+        return;
+    }
+    const size_t w = clsel_dtype_size(c->dtype);
+    r->elements = clsel_plan_output_count(plan);
+    uint8_t *cond = malloc((size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_COND) + 1);
+    void *t = malloc((size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_THEN) * w + 1);
+    void *e = malloc((size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_ELSE) * w + 1);
+    void *out = malloc(clsel_plan_output_bytes(plan) + 1);
+    double *samples = calloc((size_t)o->repeat, sizeof *samples);
+    double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
+    if (!cond || !t || !e || !out || !samples || !copy_samples) {
+        snprintf(r->error, sizeof r->error, "out of memory");
+    } else {
+        bench_fill(c, plan, cond, t, e);
+        r->bytes = bench_bytes(plan, cond);
+        clsel_cpu_options cpu = {o->threads, NULL, NULL};
+        double t0 = bench_now_ms();
+        clsel_status st = clsel_plan_run_cpu_options(plan, cond, t, e, out, &cpu);
+        r->first_call_ms = bench_now_ms() - t0;
+        for (int k = 0; k < 2 && st == CLSEL_SUCCESS; ++k) st = clsel_plan_run_cpu_options(plan, cond, t, e, out, &cpu);
+        for (int k = 0; k < o->repeat && st == CLSEL_SUCCESS; ++k) {
+            double s = bench_now_ms();
+            st = clsel_plan_run_cpu_options(plan, cond, t, e, out, &cpu);
+            samples[k] = bench_now_ms() - s;
+            s = bench_now_ms();
+            parallel_memcpy(copy->dst, copy->src, copy->bytes, o->threads);
+            copy_samples[k] = bench_now_ms() - s;
+        }
+        if (st != CLSEL_SUCCESS)
+            snprintf(r->error, sizeof r->error, "%s", st == CLSEL_ERROR_OUT_OF_MEMORY ? "out of memory" : clsel_last_error());
+        else
+            bench_finish(r, samples, copy_samples, o->repeat, copy->bytes);
+    }
+    free(cond);
+    free(t);
+    free(e);
+    free(out);
+    free(samples);
+    free(copy_samples);
+    clsel_plan_destroy(plan);
+}
+
+int bench_run_cpu(const bench_options *o, bench_report *report)
+{
+    memset(report, 0, sizeof *report);
+    report->kind = "cpu";
+    snprintf(report->device, sizeof report->device, "cpu (clsel C path, %d thread%s)", o->threads,
+             o->threads == 1 ? "" : "s");
+    copy_buffers copy = {NULL, NULL, o->quick ? (size_t)16 << 20 : (size_t)256 << 20};
+    copy.src = malloc(copy.bytes);
+    copy.dst = malloc(copy.bytes);
+    if (!copy.src || !copy.dst) {
+        free(copy.src);
+        free(copy.dst);
+        fprintf(stderr, "clsel bench: out of memory for the memcpy baseline\n");
+        return -1;
+    }
+    memset(copy.src, 1, copy.bytes);
+    memset(copy.dst, 2, copy.bytes);
+    report->copy_gbps = memcpy_gbps(&copy, o->threads, o->repeat);
+    snprintf(report->copy_method, sizeof report->copy_method, "memcpy %.1f GB/s (%d thread%s)", report->copy_gbps,
+             o->threads, o->threads == 1 ? "" : "s");
+    fprintf(stderr, "bench cpu: %s\n", report->copy_method);
+    for (size_t i = 0; i < bench_case_count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
+        if (!bench_selected(o, &bench_cases[i])) continue;
+        bench_result *r = &report->results[report->count++];
+        run_case(o, &copy, &bench_cases[i], r);
+        bench_progress(report, r);
+    }
+    free(copy.src);
+    free(copy.dst);
+    return 0;
+}

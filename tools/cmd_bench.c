@@ -1,0 +1,210 @@
+/* cmd_bench.c - clsel bench: how close clsel gets to the device's copy bandwidth on the
+ * cases of PERF.md. A progress line per case on stderr, a table on stdout, and with
+ * --json the figures for scripts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "cli.h"
+
+static const char help[] =
+    "usage: clsel bench [--device cpu|opencl|all] [--quick] [--case NAME]... [--repeat N]\n"
+    "                   [--threads N] [--json FILE]\n\n"
+    "Times Select on the cases of PERF.md (DRAM-sized; --quick: small, a few seconds) and\n"
+    "reports, per case: elements, bytes moved (STREAM convention: each input read once at\n"
+    "its own size, the output written once), median and min time over --repeat runs (default\n"
+    "20) after warm-up, GB/s (of the median), % of the best copy on the same device\n"
+    "(its median, timed between the case's own runs: bandwidth on a shared machine drifts)\n"
+    "(OpenCL: clEnqueueCopyBuffer, a copy kernel, CLBlast Xcopy when built with it; CPU:\n"
+    "memcpy), and the first call's time. --device all (the default) runs the OpenCL device\n"
+    "--device auto would pick and the CPU path. --threads N runs the CPU path, and memcpy,\n"
+    "on N threads (default: 1, the library's default).\n";
+
+int bench_selected(const bench_options *o, const bench_case *c)
+{
+    if (!o->only_count) return 1;
+    for (size_t i = 0; i < o->only_count; ++i)
+        if (strcmp(o->only[i], c->name) == 0) return 1;
+    return 0;
+}
+
+double bench_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double bench_median(double *samples, int count)
+{
+    qsort(samples, (size_t)count, sizeof *samples, compare_double);
+    return count % 2 ? samples[count / 2] : 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
+}
+
+void bench_finish(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes)
+{
+    r->median_ms = bench_median(samples, count);
+    r->min_ms = samples[0];
+    r->gbps = (double)r->bytes / (r->median_ms * 1e6);
+    r->copy_gbps = 2.0 * (double)copy_bytes / (bench_median(copy_samples, count) * 1e6);
+    r->pct_of_copy = r->copy_gbps > 0 ? 100.0 * r->gbps / r->copy_gbps : 0;
+}
+
+void bench_progress(const bench_report *report, const bench_result *r)
+{
+    if (*r->error)
+        fprintf(stderr, "bench %s: %-22s failed: %s\n", report->kind, r->c->name, r->error);
+    else
+        fprintf(stderr, "bench %s: %-22s %10lld el %9.3f ms %7.2f GB/s %5.1f%% of copy\n", report->kind, r->c->name,
+                (long long)r->elements, r->median_ms, r->gbps, r->pct_of_copy);
+}
+
+static void print_table(const bench_report *report)
+{
+    printf("\n%s (%s): best copy %.1f GB/s [%s]\n", report->device, report->kind, report->copy_gbps,
+           report->copy_method);
+    if (report->kind[0] == 'o')
+        printf("program build %.0f ms (first in process), %.0f ms (again); clsel_cl_enqueue host cost %.2f us\n",
+               report->build_first_ms, report->build_again_ms, report->enqueue_us);
+    printf("%-22s %-5s %12s %13s %10s %10s %8s %8s %7s %10s  %s\n", "case", "dtype", "elements", "bytes",
+           "median ms", "min ms", "GB/s", "copy", "% copy", "first ms", "what");
+    for (size_t i = 0; i < report->count; ++i) {
+        const bench_result *r = &report->results[i];
+        if (*r->error) {
+            printf("%-22s %-5s failed: %s\n", r->c->name, clsel_dtype_name(r->c->dtype), r->error);
+            continue;
+        }
+        printf("%-22s %-5s %12lld %13llu %10.3f %10.3f %8.2f %8.2f %6.1f%% %10.2f  %s\n", r->c->name,
+               clsel_dtype_name(r->c->dtype), (long long)r->elements, (unsigned long long)r->bytes, r->median_ms,
+               r->min_ms, r->gbps, r->copy_gbps, r->pct_of_copy, r->first_call_ms, r->c->what);
+    }
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_report(FILE *f, const bench_report *report)
+{
+    fprintf(f, "{\"device\": ");
+    json_string(f, report->device);
+    fprintf(f, ", \"device_kind\": \"%s\", \"copy_gbps\": %.4f, \"copy_method\": ", report->kind, report->copy_gbps);
+    json_string(f, report->copy_method);
+    if (report->kind[0] == 'o')
+        fprintf(f, ", \"build_first_ms\": %.3f, \"build_again_ms\": %.3f, \"enqueue_us\": %.3f",
+                report->build_first_ms, report->build_again_ms, report->enqueue_us);
+    fprintf(f, ", \"cases\": [");
+    for (size_t i = 0, n = 0; i < report->count; ++i) {
+        const bench_result *r = &report->results[i];
+        if (*r->error) continue;
+        fprintf(f, "%s\n  {\"name\": \"%s\", \"dtype\": \"%s\", \"elements\": %lld, \"bytes\": %llu, "
+                   "\"median_ms\": %.6f, \"min_ms\": %.6f, \"gbps\": %.4f, \"pct_of_copy\": %.2f, "
+                   "\"first_call_ms\": %.4f, \"copy_gbps\": %.4f}",
+                n++ ? "," : "", r->c->name, clsel_dtype_name(r->c->dtype), (long long)r->elements,
+                (unsigned long long)r->bytes, r->median_ms, r->min_ms, r->gbps, r->pct_of_copy, r->first_call_ms,
+                r->copy_gbps);
+    }
+    fprintf(f, "\n]}");
+}
+
+static int write_json(const char *path, const bench_report *reports, size_t count, int as_list)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return cli_fail("%s: cannot write", path);
+    if (as_list) fputs("[", f);
+    for (size_t i = 0; i < count; ++i) {
+        if (i) fputs(",\n", f);
+        json_report(f, &reports[i]);
+    }
+    if (as_list) fputs("]", f);
+    fputs("\n", f);
+    return fclose(f) == 0 ? CLI_OK : cli_fail("%s: write error", path);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_options o = {0, 20, 1, NULL, 0};
+    const char *device = "all", *json = NULL;
+    const char **names = calloc((size_t)argc, sizeof *names);
+    if (!names) return cli_fail("out of memory");
+    o.only = names;
+    for (int i = 1; i < argc; ++i) {
+        const char *value = NULL;
+        int64_t n = 0;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(help, stdout);
+            free(names);
+            return CLI_OK;
+        } else if (strcmp(argv[i], "--quick") == 0) {
+            o.quick = 1;
+        } else if (cli_option(argc, argv, &i, "--device", &value)) {
+            if (!value || (strcmp(value, "cpu") && strcmp(value, "opencl") && strcmp(value, "all"))) {
+                free(names);
+                return cli_usage("bench", "--device must be cpu, opencl or all, not '%s'", value ? value : "");
+            }
+            device = value;
+        } else if (cli_option(argc, argv, &i, "--case", &value)) {
+            size_t k = 0;
+            while (k < bench_case_count && (!value || strcmp(bench_cases[k].name, value))) ++k;
+            if (k == bench_case_count) {
+                free(names);
+                return cli_usage("bench", "unknown case '%s' (clsel bench --help; cases: same_f32, ...)",
+                                 value ? value : "");
+            }
+            names[o.only_count++] = value;
+        } else if (cli_option(argc, argv, &i, "--repeat", &value)) {
+            if (cli_parse_int64(value, &n) || n < 1 || n > 100000) {
+                free(names);
+                return cli_usage("bench", "--repeat needs a count from 1 to 100000, not '%s'", value ? value : "");
+            }
+            o.repeat = (int)n;
+        } else if (cli_option(argc, argv, &i, "--threads", &value)) {
+            if (cli_parse_int64(value, &n) || n < 1 || n > 256) {
+                free(names);
+                return cli_usage("bench", "--threads needs a count from 1 to 256, not '%s'", value ? value : "");
+            }
+            o.threads = (int)n;
+        } else if (cli_option(argc, argv, &i, "--json", &value)) {
+            if (!value || !*value) {
+                free(names);
+                return cli_usage("bench", "--json needs a file name");
+            }
+            json = value;
+        } else {
+            free(names);
+            return cli_usage("bench", "unknown argument '%s'", argv[i]);
+        }
+    }
+    static bench_report reports[2];
+    size_t count = 0;
+    int failed = 0;
+    if (strcmp(device, "cpu") != 0) {
+        if (bench_run_opencl(&o, &reports[count]) == 0)
+            ++count;
+        else
+            failed = strcmp(device, "opencl") == 0;
+    }
+    if (strcmp(device, "opencl") != 0 && bench_run_cpu(&o, &reports[count]) == 0) ++count;
+    for (size_t i = 0; i < count; ++i) print_table(&reports[i]);
+    int rc = failed || count == 0 ? CLI_FAILED : CLI_OK;
+    if (json && count) {
+        int w = write_json(json, reports, count, strcmp(device, "all") == 0);
+        if (w != CLI_OK) rc = w;
+    }
+    free(names);
+    return rc;
+}

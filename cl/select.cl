@@ -83,10 +83,15 @@
         const T b = else_[ei + (EV ? x : 0)];       \
         out[oi + x] = c ? a : b;                    \
     }
-#define CLSEL_PICK_0(T, CV, TV, EV)                                           \
-    {                                                                         \
-        const uchar c = cond[ci];                                             \
-        out[oi + x] = c ? then_[ti + (TV ? x : 0)] : else_[ei + (EV ? x : 0)]; \
+#define CLSEL_PICK_0(T, CV, TV, EV)                                                     \
+    {                                                                                   \
+        const uchar c = cond[ci];                                                       \
+        if (TV == EV) { /* one pointer, chosen once: the row is a plain copy or fill */ \
+            global const T *src = c ? then_ + ti : else_ + ei;                          \
+            out[oi + x] = src[TV ? x : 0];                                              \
+        } else {                                                                        \
+            out[oi + x] = c ? then_[ti + (TV ? x : 0)] : else_[ei + (EV ? x : 0)];       \
+        }                                                                               \
     }
 
 #define CLSEL_ROWS(NAME, T, IDX, IDX8, CV, TV, EV, ROW)   \

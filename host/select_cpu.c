@@ -17,17 +17,23 @@
 #include "testing.h"
 
 /* CV, TV, EV: 1 when cond / then / else advance along the row, 0 when they stay put. */
-#define CLSEL_ROW_FN(T, CV, TV, EV)                                                          \
-    static void row_##T##_##CV##TV##EV(int64_t n, const uint8_t *cond, const void *then_data, \
-                                       const void *else_data, void *out)                     \
-    {                                                                                        \
-        const T *t = (const T *)then_data;                                                   \
-        const T *e = (const T *)else_data;                                                   \
-        T *o = (T *)out;                                                                     \
-        for (int64_t i = 0; i < n; ++i) {                                                    \
-            const T take_then = (T)0 - (T)(cond[CV ? i : 0] != 0);                           \
-            o[i] = (t[TV ? i : 0] & take_then) | (e[EV ? i : 0] & (T)~take_then);            \
-        }                                                                                    \
+#define CLSEL_ROW_FN(T, CV, TV, EV)                                                                \
+    static inline void one_row_##T##_##CV##TV##EV(int64_t n, const uint8_t *cond, const T *t, const T *e, \
+                                                  T *o)                                            \
+    {                                                                                              \
+        for (int64_t i = 0; i < n; ++i) {                                                          \
+            const T take_then = (T)0 - (T)(cond[CV ? i : 0] != 0);                                 \
+            o[i] = (t[TV ? i : 0] & take_then) | (e[EV ? i : 0] & (T)~take_then);                  \
+        }                                                                                          \
+    }                                                                                              \
+    static void row_##T##_##CV##TV##EV(const cpu_rows *r)                                          \
+    {                                                                                              \
+        const uint8_t *c = r->cond, *t = r->then_data, *e = r->else_data;                          \
+        uint8_t *o = r->out;                                                                       \
+        for (int64_t k = 0; k < r->count; ++k) {                                                   \
+            one_row_##T##_##CV##TV##EV(r->n, c, (const T *)t, (const T *)e, (T *)o);               \
+            c += r->step[0], t += r->step[1], e += r->step[2], o += r->step[3];                    \
+        }                                                                                          \
     }
 
 #define CLSEL_ROW_FNS(T)          \
@@ -107,11 +113,18 @@ static void walker_start(row_walker *wk, const clsel_plan *plan, int64_t row)
     }
 }
 
-static void walker_next(row_walker *wk, const clsel_plan *plan)
+/* Rows left in the current sweep along dim 1, this one included. */
+static int64_t walker_sweep_left(const row_walker *wk, const clsel_plan *plan)
 {
-    for (int32_t d = 1; d < plan->rank; ++d) {
-        for (int op = 0; op < PLAN_OPERANDS; ++op) wk->offset[op] += plan->strides[op][d];
-        if (++wk->index[d] < plan->dims[d]) return;
+    return plan->rank < 2 ? 1 : plan->dims[1] - wk->index[1];
+}
+
+/* Moves k rows on, k <= walker_sweep_left. */
+static void walker_advance(row_walker *wk, const clsel_plan *plan, int64_t k)
+{
+    for (int32_t d = 1; d < plan->rank; ++d, k = 1) {
+        for (int op = 0; op < PLAN_OPERANDS; ++op) wk->offset[op] += plan->strides[op][d] * k;
+        if ((wk->index[d] += k) < plan->dims[d]) return;
         for (int op = 0; op < PLAN_OPERANDS; ++op) wk->offset[op] -= plan->strides[op][d] * plan->dims[d];
         wk->index[d] = 0;
     }
@@ -124,15 +137,23 @@ typedef struct row_job {
     uint8_t *out;
 } row_job;
 
-/* Elements [x, x + n) of the walker's current row. */
-static void run_row_part(const row_job *job, const row_walker *wk, int64_t x, int64_t n)
+/* Elements [x, x + n) of `count` rows from the walker's current one along dim 1
+ * (count <= walker_sweep_left). */
+static void run_rows(const row_job *job, const row_walker *wk, int64_t x, int64_t n, int64_t count)
 {
     const clsel_plan *plan = job->plan;
-    const size_t w = plan->elem_size;
+    const int64_t w = (int64_t)plan->elem_size;
     int64_t at[PLAN_OPERANDS];
     for (int op = 0; op < PLAN_OPERANDS; ++op) at[op] = wk->offset[op] + (plan->rank ? plan->strides[op][0] : 0) * x;
-    job->row(n, job->cond + at[PLAN_COND], job->then_data + (size_t)at[PLAN_THEN] * w,
-             job->else_data + (size_t)at[PLAN_ELSE] * w, job->out + (size_t)at[PLAN_OUT] * w);
+    cpu_rows rows = {n, count, job->cond + at[PLAN_COND], job->then_data + at[PLAN_THEN] * w,
+                     job->else_data + at[PLAN_ELSE] * w, job->out + at[PLAN_OUT] * w, {0, 0, 0, 0}};
+    if (plan->rank >= 2) {
+        rows.step[0] = plan->strides[PLAN_COND][1];
+        rows.step[1] = plan->strides[PLAN_THEN][1] * w;
+        rows.step[2] = plan->strides[PLAN_ELSE][1] * w;
+        rows.step[3] = plan->strides[PLAN_OUT][1] * w;
+    }
+    job->row(&rows);
 }
 
 int cpu_tiles_rows(const clsel_plan *plan)
@@ -163,15 +184,26 @@ void cpu_run_range(const clsel_plan *plan, const uint8_t *cond, const uint8_t *t
         for (int64_t x = 0; x < n0; x += CPU_TILE) {
             int64_t n = n0 - x < CPU_TILE ? n0 - x : CPU_TILE;
             walker_start(&wk, plan, begin / n0);
-            for (int64_t r = begin / n0; r < end / n0; ++r, walker_next(&wk, plan)) run_row_part(&job, &wk, x, n);
+            for (int64_t r = begin / n0, last = end / n0; r < last;) {
+                int64_t count = walker_sweep_left(&wk, plan);
+                if (count > last - r) count = last - r;
+                run_rows(&job, &wk, x, n, count);
+                walker_advance(&wk, plan, count);
+                r += count;
+            }
         }
     } else {
         int64_t x = begin % n0;
         walker_start(&wk, plan, begin / n0);
-        for (int64_t done = begin; done < end; x = 0, walker_next(&wk, plan)) {
-            int64_t n = n0 - x < end - done ? n0 - x : end - done;
-            run_row_part(&job, &wk, x, n);
-            done += n;
+        for (int64_t done = begin; done < end; x = 0) {
+            int64_t count = 1, n = n0 - x < end - done ? n0 - x : end - done;
+            if (x == 0 && n == n0) { /* whole rows: as many as this sweep and the range hold */
+                count = walker_sweep_left(&wk, plan);
+                if (count > (end - done) / n0) count = (end - done) / n0;
+            }
+            run_rows(&job, &wk, x, n, count);
+            walker_advance(&wk, plan, count);
+            done += n * count;
         }
     }
     if (stream && avx2) cpu_stream_fence();

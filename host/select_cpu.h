@@ -10,10 +10,20 @@
 clsel_status cpu_check_buffers(const clsel_plan *plan, const void *cond, const void *then_data,
                                const void *else_data, const void *out);
 
-/* One row of n elements: cond, then and else each advance along it or stay put, as the
- * table entry says (select_cpu.c). */
-typedef void (*cpu_row_fn)(int64_t n, const uint8_t *cond, const void *then_data, const void *else_data,
-                           void *out);
+/* `count` rows of n elements each, the k-th starting `step` bytes (cond, then, else, out)
+ * after the (k-1)-th: consecutive rows along one dim, so that the walk over the outer
+ * dims happens once per sweep, not once per row (short rows would spend more time there
+ * than on their elements). */
+typedef struct cpu_rows {
+    int64_t n, count;
+    const uint8_t *cond, *then_data, *else_data;
+    uint8_t *out;
+    int64_t step[4];
+} cpu_rows;
+
+/* Runs cpu_rows in which cond, then and else each advance along a row or stay put, as
+ * the table entry says (select_cpu.c). */
+typedef void (*cpu_row_fn)(const cpu_rows *rows);
 
 /* Row tiles of this many elements, when an input is re-read by several rows. */
 #define CPU_TILE 8192

@@ -50,8 +50,8 @@ AVX2 static inline __m256i splat_8(const uint64_t *v) { return _mm256_set1_epi64
  * then / else advance; STREAM: non-temporal stores (the output pointer is first
  * brought to a 32-byte boundary element by element). */
 #define ROW_BLEND(W, T, TV, EV, STREAM)                                                         \
-    AVX2 static void blend_##W##_##TV##EV##_##STREAM(int64_t n, const uint8_t *c, const void *tv,   \
-                                                     const void *ev, void *ov)                      \
+    AVX2 static inline void blend_##W##_##TV##EV##_##STREAM(int64_t n, const uint8_t *c, const void *tv, \
+                                                            const void *ev, void *ov)               \
     {                                                                                           \
         const T *t = tv, *e = ev;                                                               \
         T *o = ov;                                                                              \
@@ -71,8 +71,8 @@ AVX2 static inline __m256i splat_8(const uint64_t *v) { return _mm256_set1_epi64
 
 /* cond constant along the row: a copy (or fill) of the chosen operand, which alone is read. */
 #define ROW_PICK(W, T, TV, EV, STREAM)                                                          \
-    AVX2 static void pick_##W##_##TV##EV##_##STREAM(int64_t n, const uint8_t *c, const void *tv,    \
-                                                    const void *ev, void *ov)                       \
+    AVX2 static inline void pick_##W##_##TV##EV##_##STREAM(int64_t n, const uint8_t *c, const void *tv, \
+                                                           const void *ev, void *ov)                \
     {                                                                                           \
         const int take_then = c[0] != 0;                                                        \
         const T *s = take_then ? (const T *)tv : (const T *)ev;                                 \
@@ -91,18 +91,33 @@ AVX2 static inline __m256i splat_8(const uint64_t *v) { return _mm256_set1_epi64
         for (; i < n; ++i) o[i] = s[advances ? i : 0];                                          \
     }
 
+/* The cpu_row_fn around one row function: the rows of a sweep, one after another. */
+#define SWEEP(KIND, W, TV, EV, STREAM)                                                         \
+    AVX2 static void KIND##_rows_##W##_##TV##EV##_##STREAM(const cpu_rows *r)                    \
+    {                                                                                          \
+        const uint8_t *c = r->cond, *t = r->then_data, *e = r->else_data;                      \
+        uint8_t *o = r->out;                                                                   \
+        for (int64_t k = 0; k < r->count; ++k) {                                               \
+            KIND##_##W##_##TV##EV##_##STREAM(r->n, c, t, e, o);                                \
+            c += r->step[0], t += r->step[1], e += r->step[2], o += r->step[3];                \
+        }                                                                                      \
+    }
+
+#define ROW_KIND(W, T, TV, EV, STREAM)                                                         \
+    ROW_PICK(W, T, TV, EV, STREAM) SWEEP(pick, W, TV, EV, STREAM)                              \
+    ROW_BLEND(W, T, TV, EV, STREAM) SWEEP(blend, W, TV, EV, STREAM)
+
 #define ROWS(W, T, STREAM)                                                                     \
-    ROW_PICK(W, T, 0, 0, STREAM) ROW_PICK(W, T, 0, 1, STREAM) ROW_PICK(W, T, 1, 0, STREAM)     \
-    ROW_PICK(W, T, 1, 1, STREAM) ROW_BLEND(W, T, 0, 0, STREAM) ROW_BLEND(W, T, 0, 1, STREAM)   \
-    ROW_BLEND(W, T, 1, 0, STREAM) ROW_BLEND(W, T, 1, 1, STREAM)
+    ROW_KIND(W, T, 0, 0, STREAM) ROW_KIND(W, T, 0, 1, STREAM) ROW_KIND(W, T, 1, 0, STREAM)     \
+    ROW_KIND(W, T, 1, 1, STREAM)
 
 ROWS(1, uint8_t, 0) ROWS(2, uint16_t, 0) ROWS(4, uint32_t, 0) ROWS(8, uint64_t, 0)
 ROWS(1, uint8_t, 1) ROWS(2, uint16_t, 1) ROWS(4, uint32_t, 1) ROWS(8, uint64_t, 1)
 
 /* Entries in the order of select_cpu.c's tables: cond, then, else advancing, as bits. */
 #define ENTRIES(W, S)                                                                        \
-    {pick_##W##_00_##S, pick_##W##_01_##S, pick_##W##_10_##S, pick_##W##_11_##S,             \
-     blend_##W##_00_##S, blend_##W##_01_##S, blend_##W##_10_##S, blend_##W##_11_##S}
+    {pick_rows_##W##_00_##S, pick_rows_##W##_01_##S, pick_rows_##W##_10_##S, pick_rows_##W##_11_##S, \
+     blend_rows_##W##_00_##S, blend_rows_##W##_01_##S, blend_rows_##W##_10_##S, blend_rows_##W##_11_##S}
 
 static const cpu_row_fn avx2_rows[2][4][8] = {
     {ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},

@@ -18,6 +18,7 @@ typedef struct bench_options {
 
 typedef struct bench_result {
     const bench_case *c;
+    const clsel_shape *shapes; /* cond, then, else at the size that ran */
     int64_t elements;
     uint64_t bytes;
     double median_ms, min_ms, gbps, pct_of_copy, first_call_ms;
@@ -28,6 +29,8 @@ typedef struct bench_result {
 typedef struct bench_report {
     char device[256];
     const char *kind; /* "opencl" or "cpu" */
+    int threads;      /* CPU path threads (cpu only) */
+    int quick;
     double copy_gbps;      /* the best copy method's bandwidth at the start of the run */
     char copy_method[160]; /* which copy was best, and each copy's figure */
     double build_first_ms, build_again_ms; /* OpenCL program build, first and second */

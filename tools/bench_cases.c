@@ -67,6 +67,24 @@ const bench_case bench_cases[] = {
 
 const size_t bench_case_count = sizeof bench_cases / sizeof bench_cases[0];
 
+const char *bench_pattern_name(cond_pattern p)
+{
+    static const char *const names[] = {"random50", "random10", "all_true", "all_false"};
+    return names[p];
+}
+
+const char *bench_broadcast_name(clsel_broadcast b)
+{
+    static const char *const names[] = {"numpy", "none", "pdpd"};
+    return names[b];
+}
+
+const char *bench_cond_broadcast_name(clsel_cond_broadcast b)
+{
+    static const char *const names[] = {"one_way", "bidirectional"};
+    return names[b];
+}
+
 clsel_attrs bench_attrs(const bench_case *c)
 {
     clsel_attrs a = clsel_attrs_default();

@@ -25,6 +25,12 @@ typedef struct bench_case {
 extern const bench_case bench_cases[];
 extern const size_t bench_case_count;
 
+/* Names for the JSON report: "random50", "random10", "all_true", "all_false"; "numpy",
+ * "none", "pdpd"; "one_way", "bidirectional". */
+const char *bench_pattern_name(cond_pattern p);
+const char *bench_broadcast_name(clsel_broadcast b);
+const char *bench_cond_broadcast_name(clsel_cond_broadcast b);
+
 /* The plan's attributes for a case. */
 clsel_attrs bench_attrs(const bench_case *c);
 

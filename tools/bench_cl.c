@@ -135,6 +135,7 @@ static void run_case(const bench_options *o, cl_env *env, const bench_case *c, b
     clsel_plan *plan = NULL;
     memset(r, 0, sizeof *r);
     r->c = c;
+    r->shapes = shapes;
     if (clsel_plan_create(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan) != CLSEL_SUCCESS) {
         snprintf(r->error, sizeof r->error, "%s", clsel_last_error());
         return;
@@ -246,6 +247,7 @@ int bench_run_opencl(const bench_options *o, bench_report *report)
 {
     memset(report, 0, sizeof *report);
     report->kind = "opencl";
+    report->quick = o->quick;
     cl_env env;
     if (open_env(&env, report) != 0) return -1;
     measure_copies(&env, o->quick ? (size_t)16 << 20 : (size_t)256 << 20, o->repeat, report);

@@ -72,6 +72,7 @@ static void run_case(const bench_options *o, const copy_buffers *copy, const ben
     clsel_plan *plan = NULL;
     memset(r, 0, sizeof *r);
     r->c = c;
+    r->shapes = shapes;
     if (clsel_plan_create(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan) != CLSEL_SUCCESS) {
         snprintf(r->error, sizeof r->error, "%s", clsel_last_error());
         return;
@@ -120,6 +121,8 @@ int bench_run_cpu(const bench_options *o, bench_report *report)
 {
     memset(report, 0, sizeof *report);
     report->kind = "cpu";
+    report->quick = o->quick;
+    report->threads = o->threads;
     snprintf(report->device, sizeof report->device, "cpu (clsel C path, %d thread%s)", o->threads,
              o->threads == 1 ? "" : "s");
     copy_buffers copy = {NULL, NULL, o->quick ? (size_t)16 << 20 : (size_t)256 << 20};

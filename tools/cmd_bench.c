@@ -98,25 +98,52 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+static void json_shape(FILE *f, const clsel_shape *s)
+{
+    fputc('[', f);
+    for (int32_t d = 0; d < s->rank; ++d) fprintf(f, "%s%lld", d ? ", " : "", (long long)s->dims[d]);
+    fputc(']', f);
+}
+
+/* One case: the figures, then what a script needs to rebuild the same case (the peers'
+ * benchmark does): shapes, attributes and cond pattern. */
+static void json_case(FILE *f, const bench_result *r)
+{
+    const bench_case *c = r->c;
+    fprintf(f, "{\"name\": \"%s\", \"dtype\": \"%s\", \"elements\": %lld, \"bytes\": %llu, "
+               "\"median_ms\": %.6f, \"min_ms\": %.6f, \"gbps\": %.4f, \"pct_of_copy\": %.2f, "
+               "\"first_call_ms\": %.4f, \"copy_gbps\": %.4f, \"what\": ",
+            c->name, clsel_dtype_name(c->dtype), (long long)r->elements, (unsigned long long)r->bytes, r->median_ms,
+            r->min_ms, r->gbps, r->pct_of_copy, r->first_call_ms, r->copy_gbps);
+    json_string(f, c->what);
+    fputs(", \"shapes\": [", f);
+    for (int k = 0; k < 3; ++k) {
+        if (k) fputs(", ", f);
+        json_shape(f, &r->shapes[k]);
+    }
+    fprintf(f, "], \"broadcast\": \"%s\", \"axis\": %lld, \"cond_broadcast\": \"%s\", \"pattern\": \"%s\"}",
+            bench_broadcast_name(c->broadcast), (long long)c->axis, bench_cond_broadcast_name(c->cond_broadcast),
+            bench_pattern_name(c->pattern));
+}
+
 static void json_report(FILE *f, const bench_report *report)
 {
     fprintf(f, "{\"device\": ");
     json_string(f, report->device);
-    fprintf(f, ", \"device_kind\": \"%s\", \"copy_gbps\": %.4f, \"copy_method\": ", report->kind, report->copy_gbps);
+    fprintf(f, ", \"device_kind\": \"%s\", \"quick\": %s, \"copy_gbps\": %.4f, \"copy_method\": ", report->kind,
+            report->quick ? "true" : "false", report->copy_gbps);
     json_string(f, report->copy_method);
     if (report->kind[0] == 'o')
         fprintf(f, ", \"build_first_ms\": %.3f, \"build_again_ms\": %.3f, \"enqueue_us\": %.3f",
                 report->build_first_ms, report->build_again_ms, report->enqueue_us);
+    else
+        fprintf(f, ", \"threads\": %d", report->threads);
     fprintf(f, ", \"cases\": [");
     for (size_t i = 0, n = 0; i < report->count; ++i) {
         const bench_result *r = &report->results[i];
         if (*r->error) continue;
-        fprintf(f, "%s\n  {\"name\": \"%s\", \"dtype\": \"%s\", \"elements\": %lld, \"bytes\": %llu, "
-                   "\"median_ms\": %.6f, \"min_ms\": %.6f, \"gbps\": %.4f, \"pct_of_copy\": %.2f, "
-                   "\"first_call_ms\": %.4f, \"copy_gbps\": %.4f}",
-                n++ ? "," : "", r->c->name, clsel_dtype_name(r->c->dtype), (long long)r->elements,
-                (unsigned long long)r->bytes, r->median_ms, r->min_ms, r->gbps, r->pct_of_copy, r->first_call_ms,
-                r->copy_gbps);
+        fputs(n++ ? ",\n  " : "\n  ", f);
+        json_case(f, r);
     }
     fprintf(f, "\n]}");
 }

@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Joins a benchmark run into docs/performance.md and a chart: `clsel bench --json` for
+the OpenCL device and the CPU path (one thread), the CPU path again on every core,
+bench/peers.py's figures, and the hand-written analysis in bench/performance_notes.md.
+
+    python bench/report.py --clsel build/bench/clsel.json \\
+        --clsel-threads build/bench/clsel_threads.json --peers build/bench/peers.json \\
+        --markdown docs/performance.md --chart docs/performance.png [--gpu FILE]...
+
+Comparisons are like for like: numpy.where (one thread) against the clsel CPU path on
+one thread, ONNX Runtime and OpenVINO (every core) against the CPU path on every core,
+PyOpenCL against clsel on the same OpenCL device. Every figure is a median of timed
+runs; the targets are those of issue 5 and are checked on cases of >= 1M elements.
+--gpu adds `clsel bench --device opencl --json` files (and, optionally, a torch.where
+timing file written by bench/torch_where.py) from GPU machines as their own section.
+"""
+import argparse
+import datetime
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BIG = 1 << 20  # targets apply to cases with at least this many output elements
+PEER_NAMES = {"numpy": "numpy.where", "onnxruntime": "ONNX Runtime Where", "openvino": "OpenVINO Select",
+              "pyopencl": "PyOpenCL kernel"}
+TARGET_OPENCL, TARGET_OPENCL_SAME, TARGET_CPU, TARGET_ENQUEUE_US = 85.0, 90.0, 80.0, 5.0
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def reports_by_kind(data):
+    reports = data if isinstance(data, list) else [data]
+    return {r["device_kind"]: r for r in reports}
+
+
+def by_name(cases):
+    return {c["name"]: c for c in cases}
+
+
+def fmt_ms(ms):
+    return "-" if ms is None else (f"{ms:.3f}" if ms < 10 else f"{ms:.1f}")
+
+
+def fmt_x(ratio):
+    return "-" if ratio is None else f"{ratio:.2f}x"
+
+
+class Run:
+    """Everything one report needs, keyed by case name."""
+
+    def __init__(self, clsel, threads, peers):
+        kinds = reports_by_kind(clsel)
+        self.opencl = kinds.get("opencl")
+        self.cpu = kinds.get("cpu")
+        self.cpu_threads = reports_by_kind(threads).get("cpu") if threads else None
+        self.peers = peers or {"peers": {}}
+        self.names = [c["name"] for c in (self.opencl or self.cpu)["cases"]]
+        self.specs = by_name((self.opencl or self.cpu)["cases"])
+        self.case = {k: by_name(r["cases"]) if r else {} for k, r in
+                     (("opencl", self.opencl), ("cpu", self.cpu), ("cpu_threads", self.cpu_threads))}
+        self.peer_case = {p: by_name([c for c in v["cases"] if "median_ms" in c])
+                          for p, v in self.peers["peers"].items()}
+
+    def clsel_for(self, peer):
+        """The clsel configuration a peer is compared with."""
+        return {"numpy": "cpu", "pyopencl": "opencl"}.get(peer, "cpu_threads")
+
+    def speedup(self, peer, name):
+        mine = self.case[self.clsel_for(peer)].get(name)
+        theirs = self.peer_case.get(peer, {}).get(name)
+        if not mine or not theirs:
+            return None
+        return theirs["median_ms"] / mine["median_ms"]
+
+
+def pct(entry):
+    return "-" if not entry else f"{entry['pct_of_copy']:.0f}%"
+
+
+def headline(run):
+    peers = [p for p in PEER_NAMES if p in run.peer_case]
+    head = ["case", "elements", "clsel OpenCL ms (% copy)", "clsel CPU 1 thread ms (% memcpy)"]
+    if run.cpu_threads:
+        head.append(f"clsel CPU {run.cpu_threads.get('threads', '?')} threads ms (% memcpy)")
+    head += [f"{PEER_NAMES[p]} ms (clsel speedup)" for p in peers]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
+    for name in run.names:
+        spec = run.specs[name]
+        cells = [f"`{name}`", f"{spec['elements']:,}"]
+        for kind in ("opencl", "cpu", "cpu_threads"):
+            if kind == "cpu_threads" and not run.cpu_threads:
+                continue
+            e = run.case[kind].get(name)
+            cells.append("-" if not e else f"{fmt_ms(e['median_ms'])} ({pct(e)})")
+        for p in peers:
+            e = run.peer_case[p].get(name)
+            cells.append("-" if not e else f"{fmt_ms(e['median_ms'])} ({fmt_x(run.speedup(p, name))})")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def target_lines(run):
+    """One bullet per target: met or not, with the cases that miss it and their figures."""
+    out = []
+    big = [n for n in run.names if run.specs[n]["elements"] >= BIG]
+
+    def misses(kind, floor_for):
+        bad = []
+        for n in big:
+            e = run.case[kind].get(n)
+            if e and e["pct_of_copy"] < floor_for(n):
+                bad.append(f"`{n}` {e['pct_of_copy']:.0f}%")
+        return bad
+
+    def verdict(bad, total):
+        return "**met**" if not bad else f"**missed** on {len(bad)} of {total}: " + ", ".join(bad)
+
+    if run.opencl:
+        bad = misses("opencl", lambda n: TARGET_OPENCL_SAME if n.startswith("same_") else TARGET_OPENCL)
+        out.append(f"- OpenCL >= {TARGET_OPENCL:.0f}% of the best copy (same-shape >= {TARGET_OPENCL_SAME:.0f}%), "
+                   f"{len(big)} cases of >= 1M elements: {verdict(bad, len(big))}")
+    if run.cpu:
+        bad = misses("cpu", lambda n: TARGET_CPU)
+        out.append(f"- CPU path (1 thread) >= {TARGET_CPU:.0f}% of memcpy: {verdict(bad, len(big))}")
+    if run.cpu_threads:
+        bad = misses("cpu_threads", lambda n: TARGET_CPU)
+        out.append(f"- CPU path ({run.cpu_threads.get('threads')} threads) >= {TARGET_CPU:.0f}% of memcpy on as many "
+                   f"threads: {verdict(bad, len(big))}")
+    for p in PEER_NAMES:
+        if p not in run.peer_case:
+            continue
+        slower = [f"`{n}` {run.speedup(p, n):.2f}x" for n in big
+                  if run.speedup(p, n) is not None and run.speedup(p, n) <= 1.0]
+        ran = sum(1 for n in big if run.speedup(p, n) is not None)
+        mine = {"cpu": "CPU path, 1 thread", "cpu_threads": "CPU path, every core",
+                "opencl": "OpenCL, same device"}[run.clsel_for(p)]
+        out.append(f"- Faster than {PEER_NAMES[p]} (clsel {mine}), median against median: "
+                   + ("**met**" if not slower else f"**missed** on {len(slower)} of {ran}: " + ", ".join(slower))
+                   + f" ({ran} cases run)")
+    if run.opencl:
+        us = run.opencl.get("enqueue_us")
+        out.append(f"- Host cost of one `clsel_cl_enqueue` (median): {us:.2f} us "
+                   + ("**met**" if us <= TARGET_ENQUEUE_US else "**missed**") + f" (target <= {TARGET_ENQUEUE_US:.0f} us)")
+        out.append(f"- Program build (reported, not gated): {run.opencl.get('build_first_ms', 0):.0f} ms cold "
+                   f"(empty PoCL kernel cache), {run.opencl.get('build_again_ms', 0):.0f} ms warm (cached)")
+    return "\n".join(out)
+
+
+def detail(report, title):
+    lines = [f"### {title}", "",
+             f"Device: {report['device']}. Best copy at the start: {report['copy_gbps']:.1f} GB/s "
+             f"({report.get('copy_method', '')}).", "",
+             "| case | dtype | elements | bytes | median ms | min ms | GB/s | copy GB/s (same run) | % of copy | "
+             "first call ms |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for c in report["cases"]:
+        lines.append(f"| `{c['name']}` | {c['dtype']} | {c['elements']:,} | {c['bytes']:,} | {fmt_ms(c['median_ms'])} | "
+                     f"{fmt_ms(c['min_ms'])} | {c['gbps']:.2f} | {c.get('copy_gbps', report['copy_gbps']):.2f} | "
+                     f"{c['pct_of_copy']:.1f}% | {c['first_call_ms']:.2f} |")
+    return "\n".join(lines)
+
+
+def peer_detail(run):
+    lines = ["| case | " + " | ".join(PEER_NAMES[p] + " ms / GB/s" for p in PEER_NAMES if p in run.peers["peers"])
+             + " |", "|---|" + "---:|" * sum(1 for p in PEER_NAMES if p in run.peers["peers"])]
+    for name in run.names:
+        cells = [f"`{name}`"]
+        for p in PEER_NAMES:
+            if p not in run.peers["peers"]:
+                continue
+            e = next((c for c in run.peers["peers"][p]["cases"] if c["name"] == name), None)
+            if not e:
+                cells.append("-")
+            elif "error" in e:
+                cells.append("not run: " + e["error"].replace("|", "/")[:60])
+            else:
+                cells.append(f"{fmt_ms(e['median_ms'])} / {e['gbps']:.2f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    devices = [f"{PEER_NAMES[p]} {v.get('version') or ''} on {v.get('device', '?')}"
+               for p, v in run.peers["peers"].items() if p in PEER_NAMES]
+    return "\n".join(lines) + "\n\nPeers as run: " + "; ".join(devices) + "."
+
+
+def gpu_section(paths):
+    parts = ["## GPU", ""]
+    for path in paths:
+        data = load(path)
+        if isinstance(data, dict) and "torch" in data:
+            rows = ["| case | torch.where ms | GB/s |", "|---|---:|---:|"]
+            rows += [f"| `{c['name']}` | {fmt_ms(c['median_ms'])} | {c['gbps']:.1f} |" for c in data["torch"]["cases"]]
+            parts += [f"torch {data['torch'].get('version', '')} on {data['torch'].get('device', '?')}:", ""] + rows + [""]
+            continue
+        for report in (data if isinstance(data, list) else [data]):
+            parts += [detail(report, f"clsel on {report['device']}"), ""]
+    return "\n".join(parts)
+
+
+def chart(run, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = [n for n in run.names if run.specs[n]["elements"] >= BIG]
+    x = np.arange(len(names))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(14, 9), sharex=True)
+    series = [("opencl", "clsel OpenCL (% of best device copy)"), ("cpu", "clsel CPU, 1 thread (% of memcpy)")]
+    if run.cpu_threads:
+        series.append(("cpu_threads", f"clsel CPU, {run.cpu_threads.get('threads')} threads (% of memcpy)"))
+    width = 0.8 / len(series)
+    for i, (kind, label) in enumerate(series):
+        values = [run.case[kind].get(n, {}).get("pct_of_copy", 0) for n in names]
+        top.bar(x + (i - (len(series) - 1) / 2) * width, values, width, label=label)
+    top.axhline(TARGET_OPENCL, color="black", linewidth=0.8, linestyle="--")
+    top.axhline(TARGET_CPU, color="grey", linewidth=0.8, linestyle=":")
+    top.set_ylabel("% of copy bandwidth")
+    top.set_title("clsel: bandwidth against the same run's copy (cases of >= 1M elements)")
+    top.legend(fontsize=8, loc="lower left")
+    peers = [p for p in PEER_NAMES if p in run.peer_case]
+    width = 0.8 / max(1, len(peers))
+    for i, p in enumerate(peers):
+        values = [run.speedup(p, n) or 0 for n in names]
+        bottom.bar(x + (i - (len(peers) - 1) / 2) * width, values, width, label=f"over {PEER_NAMES[p]}")
+    bottom.axhline(1.0, color="black", linewidth=0.8)
+    bottom.set_yscale("log")
+    bottom.set_ylabel("clsel speedup (median time ratio)")
+    bottom.legend(fontsize=8, loc="upper left")
+    bottom.set_xticks(x)
+    bottom.set_xticklabels(names, rotation=45, ha="right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+def markdown(run, options):
+    notes_path = os.path.join(HERE, "performance_notes.md")
+    notes = open(notes_path).read().strip() if os.path.exists(notes_path) else ""
+    when = datetime.date.today().isoformat()
+    opencl_device = run.opencl["device"] if run.opencl else "none"
+    quick = " --quick" if (run.opencl or run.cpu).get("quick") else ""
+    parts = [
+        "# Performance",
+        "",
+        f"Generated by `bench/report.py` on {when} from one run of `bench/run.sh{quick}`. "
+        f"Machine: {run.peers.get('machine', 'see below')}; OpenCL device: {opencl_device}. "
+        "Timings on this shared virtual machine drift by 10-20 % between runs, so every "
+        "ratio below is between figures measured side by side in the same run (the copy "
+        "baseline is re-timed between each case's runs).",
+        "",
+        "Reproduce (after `ci/setup.sh` and a build):",
+        "",
+        "```sh",
+        "bench/run.sh            # full sizes, about 15 minutes; bench/run.sh --quick: seconds",
+        "```",
+        "",
+        "which runs `clsel bench --device all --json build/bench/clsel.json`, "
+        "`clsel bench --device cpu --threads $(nproc) --json build/bench/clsel_threads.json`, "
+        "`bench/peers.py --cases build/bench/clsel.json --json build/bench/peers.json` and this script.",
+        "",
+        "## Targets",
+        "",
+        target_lines(run),
+        "",
+        "## Headline",
+        "",
+        "Median milliseconds per case. Percentages: of the best copy on the same device in the same run "
+        "(clEnqueueCopyBuffer, a copy kernel, CLBlast Xcopy for OpenCL; memcpy, on as many threads, for the CPU path). "
+        "Speedups: the peer's median over clsel's, like for like (numpy.where against the CPU path on one "
+        "thread, ONNX Runtime and OpenVINO against the CPU path on every core, PyOpenCL against clsel's "
+        "OpenCL kernels on the same device).",
+        "",
+        headline(run),
+        "",
+        f"![% of copy bandwidth and speedup over each peer]({os.path.basename(options.chart)})" if options.chart else "",
+        "",
+        "## Analysis",
+        "",
+        notes,
+        "",
+        "## Details",
+        "",
+    ]
+    for report, title in ((run.opencl, "clsel, OpenCL"), (run.cpu, "clsel, CPU path, 1 thread"),
+                          (run.cpu_threads, "clsel, CPU path, every core")):
+        if report:
+            parts += [detail(report, title), ""]
+    if run.peer_case:
+        parts += ["### Peers", "", peer_detail(run), ""]
+    if options.gpu:
+        parts += [gpu_section(options.gpu), ""]
+    return "\n".join(parts)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="docs/performance.md from a benchmark run")
+    parser.add_argument("--clsel", required=True, help="clsel bench --device all --json output")
+    parser.add_argument("--clsel-threads", help="clsel bench --device cpu --threads N --json output")
+    parser.add_argument("--peers", help="bench/peers.py --json output")
+    parser.add_argument("--gpu", action="append", help="GPU figures (clsel bench or torch_where.py JSON)")
+    parser.add_argument("--markdown", required=True, help="the report to write")
+    parser.add_argument("--chart", help="the PNG chart to write beside it")
+    options = parser.parse_args(argv)
+    run = Run(load(options.clsel), load(options.clsel_threads) if options.clsel_threads else None,
+              load(options.peers) if options.peers else None)
+    if options.chart:
+        chart(run, options.chart)
+    with open(options.markdown, "w") as f:
+        f.write(markdown(run, options).rstrip() + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -184,6 +184,30 @@ def peer_detail(run):
     return "\n".join(lines) + "\n\nPeers as run: " + "; ".join(devices) + "."
 
 
+def thresholds_section(run):
+    """The measurements behind the library's two size thresholds."""
+    t = (run.cpu_threads or {}).get("thresholds")
+    if not t:
+        return ""
+    rows = ["| elements | bytes moved | CPU path, 1 thread ms | CPU path, %d threads ms | runtime round trip ms |"
+            % t["threads"], "|---:|---:|---:|---:|---:|"]
+    for r in t["rows"]:
+        rt = "-" if r["runtime_ms"] < 0 else f"{r['runtime_ms']:.4f}"
+        rows.append(f"| {r['elements']:,} | {r['bytes']:,} | {r['cpu_ms']:.4f} | {r['threads_ms']:.4f} | {rt} |")
+    fixed = [r["runtime_ms"] for r in t["rows"] if r["runtime_ms"] >= 0]
+    lines = ["### Thresholds", "",
+             "`clsel bench --device cpu --threads N --thresholds`: same-shape f32, medians of 21 runs. The runtime "
+             f"column is `clsel_runtime_run` on {t['runtime_device'] or 'no OpenCL device'} with every size sent "
+             "to the device (buffers, upload, launch, blocking download). The library starts its own threads only "
+             "for runs that move 32 MiB or more (`THREADS_MIN_BYTES`, host/cpu_parallel.c), and the runtime "
+             "sends runs under 1 MiB to the CPU path (`CLSEL_RUNTIME_MIN_DEVICE_BYTES`).", ""] + rows
+    if fixed:
+        lines += ["", f"Smallest runtime round trip in this run: {min(fixed):.3f} ms, against "
+                      f"{next((r['cpu_ms'] for r in t['rows'] if r['bytes'] >= 1 << 20), float('nan')):.3f} ms for the "
+                      "CPU path on the first size of 1 MiB or more."]
+    return "\n".join(lines)
+
+
 def gpu_section(paths):
     parts = ["## GPU", ""]
     for path in paths:
@@ -289,6 +313,7 @@ def markdown(run, options):
             parts += [detail(report, title), ""]
     if run.peer_case:
         parts += ["### Peers", "", peer_detail(run), ""]
+    parts += [thresholds_section(run), ""]
     if options.gpu:
         parts += [gpu_section(options.gpu), ""]
     return "\n".join(parts)

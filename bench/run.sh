@@ -25,7 +25,7 @@ cache="$(mktemp -d)"
 trap 'rm -rf "$cache"' EXIT
 POCL_CACHE_DIR="$cache" "$build/bin/clsel" bench --device all "${size[@]}" --repeat "$repeat" \
     --json "$out/clsel.json" | tee "$out/clsel.txt"
-POCL_CACHE_DIR="$cache" "$build/bin/clsel" bench --device cpu --threads "$(nproc)" "${size[@]}" \
+POCL_CACHE_DIR="$cache" "$build/bin/clsel" bench --device cpu --threads "$(nproc)" --thresholds "${size[@]}" \
     --repeat "$repeat" --json "$out/clsel_threads.json" | tee "$out/clsel_threads.txt"
 POCL_CACHE_DIR="$cache" "$python" bench/peers.py --cases "$out/clsel.json" --repeat "$repeat" \
     --json "$out/peers.json"

@@ -13,6 +13,12 @@
 /* Rows shorter than this run whole in the loop kernel, several rows per work-item:
  * work-groups along such rows would be a handful of items each. */
 #define SHORT_ROW 32u
+/* On CPU devices, outputs up to this size run whole in the loop kernel, one launch:
+ * a launch costs PoCL 40-100 us, more than a work-item takes to loop over 16K
+ * elements, so a second launch for a row's remainder would double the time (measured:
+ * 4097 elements 0.17 ms in two launches against 0.09 ms for one). GPUs launch in a few
+ * microseconds and loop slowly, so they keep the two launches. */
+#define CPU_ONE_LAUNCH 16384u
 
 /* The kernel arguments shared by every kernel (cl/select.cl, CLSEL_ARGS). */
 enum {
@@ -73,9 +79,11 @@ static void plan_geometry(const clsel_cl_context *ctx, const clsel_plan *plan, g
     g->rows = 1;
     for (int d = 1; d < 8; ++d) g->rows *= g->shape[d];
     g->per_item = 1;
-    if (g->shape[0] < SHORT_ROW && plan->rank >= 2) {
-        /* Whole rows in the loop kernel: about 64 items per compute unit, each taking
-         * consecutive rows, so that the per-row division is paid once per item. */
+    const int one_launch = (ctx->device_type & CL_DEVICE_TYPE_CPU) && (uint64_t)plan->out_count <= CPU_ONE_LAUNCH;
+    if ((g->shape[0] < SHORT_ROW && plan->rank >= 2) || one_launch) {
+        /* Whole rows in the loop kernel (short rows, or a small output on a CPU
+         * device): about 64 items per compute unit, each taking consecutive rows, so
+         * that the per-row division is paid once per item. */
         g->local = 1;
         g->bulk = 0;
         g->per_item = g->rows / ((uint64_t)ctx->compute_units * 64);

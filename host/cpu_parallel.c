@@ -5,7 +5,14 @@
 #include "plan.h"
 #include "select_cpu.h"
 
-/* Below this many output elements the split costs more than it saves. */
+/* Threads the library starts for one call cost about 200-250 us to start and join on
+ * the CI box (2 vCPUs), against ~30 % saved on a memory-bound run: 2 threads win from
+ * about 2^22 f32 elements (54 MB moved) and lose below 2^21 (27 MB). Measured by
+ * median of 41 runs, same-shape f32, threads 1 vs 2 (docs/performance.md, "CPU
+ * threads"). So library threads start only when a run moves at least this much. */
+#define THREADS_MIN_BYTES ((uint64_t)32 << 20)
+/* A caller's pool has its threads running already: the split pays from smaller sizes,
+ * but a piece below this many elements is not worth a task. */
 #define PARALLEL_MIN_ELEMENTS (1 << 16)
 /* Pieces for a caller's pool: enough to balance, each big enough to be worth a task. */
 #define POOL_PIECE_ELEMENTS (1 << 16)
@@ -60,7 +67,10 @@ void cpu_run_parallel(const clsel_plan *plan, const void *cond, const void *then
 {
     const int64_t n = plan->out_count;
     cpu_job job = {plan, cond, then_data, else_data, out, 1, (size_t)n * plan->elem_size >= STREAM_MIN_BYTES, 64};
-    if (!options || n < PARALLEL_MIN_ELEMENTS || (!options->parallel_for && options->threads <= 1)) {
+    uint64_t moved = (uint64_t)plan->in_count[PLAN_COND] + (uint64_t)n * plan->elem_size;
+    for (int op = PLAN_THEN; op <= PLAN_ELSE; ++op) moved += (uint64_t)plan->in_count[op] * plan->elem_size;
+    if (!options || n < PARALLEL_MIN_ELEMENTS || (!options->parallel_for && options->threads <= 1) ||
+        (!options->parallel_for && moved < THREADS_MIN_BYTES)) {
         run_piece(&job, 0);
         return;
     }

@@ -88,6 +88,7 @@ clsel_status clsel_runtime_create(clsel_device want, clsel_runtime **out)
     if (st != CLSEL_SUCCESS) return st;
     clsel_runtime *rt = clsel_calloc(1, sizeof *rt);
     if (!rt) return clsel_fail(CLSEL_ERROR_OUT_OF_MEMORY, "clsel_runtime_create: out of host memory");
+    rt->min_device_bytes = CLSEL_RUNTIME_MIN_DEVICE_BYTES;
     rt->kind = CLSEL_DEVICE_CPU;
     snprintf(rt->name, sizeof rt->name, "cpu");
     if (resolved != CLSEL_DEVICE_CPU) {

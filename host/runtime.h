@@ -14,6 +14,7 @@ struct clsel_runtime {
     cl_command_queue queue;
     cl_device_id device;
     clsel_cl_context *ctx;
+    uint64_t min_device_bytes; /* smaller runs take the CPU path */
 };
 
 #endif

@@ -54,6 +54,21 @@ static clsel_status run_opencl(clsel_runtime *rt, const clsel_plan *plan, const 
     return st;
 }
 
+/* Bytes a run moves: each input at its own size, and the output. */
+static uint64_t bytes_moved(const clsel_plan *plan)
+{
+    uint64_t bytes = (uint64_t)plan->in_count[PLAN_COND] + (uint64_t)plan->out_count * plan->elem_size;
+    for (int op = PLAN_THEN; op <= PLAN_ELSE; ++op) bytes += (uint64_t)plan->in_count[op] * plan->elem_size;
+    return bytes;
+}
+
+clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t bytes)
+{
+    if (!rt) return clsel_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_min_device_bytes: rt is NULL");
+    rt->min_device_bytes = bytes;
+    return CLSEL_SUCCESS;
+}
+
 clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
                                const void *then_data, const void *else_data, void *out)
 {
@@ -61,7 +76,7 @@ clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const 
         return clsel_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_run: %s is NULL", rt ? "plan" : "rt");
     clsel_status st = cpu_check_buffers(plan, cond, then_data, else_data, out);
     if (st != CLSEL_SUCCESS || plan->out_count == 0) return st;
-    if (rt->kind == CLSEL_DEVICE_CPU || !fits_device(rt, plan))
+    if (rt->kind == CLSEL_DEVICE_CPU || bytes_moved(plan) < rt->min_device_bytes || !fits_device(rt, plan))
         return clsel_plan_run_cpu(plan, cond, then_data, else_data, out);
     const void *const in[3] = {cond, then_data, else_data};
     return run_opencl(rt, plan, in, out);

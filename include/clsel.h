@@ -276,11 +276,22 @@ CLSEL_API const char *clsel_runtime_fallback_reason(const clsel_runtime *rt);
 /* Runs the plan on host memory, like clsel_plan_run_cpu (same pointer and in-place
  * rules), on the runtime's device: uploads the inputs, runs, downloads the result into
  * `out`, and returns when `out` holds it (blocking). The result is identical bit for
- * bit to the CPU path's. Tensors that do not fit one device allocation
- * (CL_DEVICE_MAX_MEM_ALLOC_SIZE) run on the CPU path. Safe to call from several
- * threads at once on one runtime. */
+ * bit to the CPU path's. Small runs (clsel_runtime_set_min_device_bytes below) and
+ * tensors that do not fit one device allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE) run on
+ * the CPU path. Safe to call from several threads at once on one runtime. */
 CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
                                          const void *then_data, const void *else_data, void *out);
+
+/* Runs that move fewer bytes than this (inputs at their own sizes plus the output) take
+ * the CPU path whatever the runtime's device: below it the OpenCL round trip's fixed
+ * cost (four buffers, a launch, a blocking read) exceeds the whole CPU run, which
+ * moves 1 MiB in under 20 us: measured with `clsel bench --thresholds`
+ * (docs/performance.md), the round trip costs 0.04-0.4 ms on PoCL at any size. */
+#define CLSEL_RUNTIME_MIN_DEVICE_BYTES ((uint64_t)1 << 20)
+
+/* Sets that size for this runtime (0: every run on the device). Set it before sharing
+ * the runtime between threads. */
+CLSEL_API clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t bytes);
 
 /* ---- devices ------------------------------------------------------------------------
  * What OpenCL offers on this machine, for listings and logs. */

@@ -71,6 +71,7 @@ static void runtime_workflow(void)
     clsel_runtime *rt = NULL;
     clsel_status st = clsel_runtime_create(CLSEL_DEVICE_AUTO, &rt);
     note(st);
+    if (rt) clsel_runtime_set_min_device_bytes(rt, 0); /* this small run on the device too */
     clsel_plan *plan = NULL;
     clsel_shape s = SHAPE(N);
     clsel_status pst = clsel_plan_create(CLSEL_U32, &s, &s, &s, NULL, &plan);

@@ -156,7 +156,10 @@ int main(int argc, char **argv)
         CHECK_MSG(clsel_runtime_device(rt) == (opencl_expected ? CLSEL_DEVICE_OPENCL : CLSEL_DEVICE_CPU),
                   "AUTO gave %s", clsel_runtime_device_name(rt));
     }
-    check_runs(rt, 1);
+    check_runs(rt, 1); /* small runs: the CPU path, whatever the device */
+    CHECK_STATUS(clsel_runtime_set_min_device_bytes(NULL, 0), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(clsel_runtime_set_min_device_bytes(rt, 0)); /* from here every run on the device */
+    check_runs(rt, 4);
     test_threads(rt);
     test_errors(rt);
     clsel_runtime_destroy(rt);
@@ -167,6 +170,7 @@ int main(int argc, char **argv)
     clsel_runtime_destroy(rt);
 
     rt = create(CLSEL_DEVICE_OPENCL, opencl_expected ? CLSEL_SUCCESS : CLSEL_ERROR_NO_DEVICE);
+    if (rt) CHECK_OK(clsel_runtime_set_min_device_bytes(rt, 0));
     if (rt) check_runs(rt, 3);
     clsel_runtime_destroy(rt);
 

@@ -12,6 +12,7 @@ typedef struct bench_options {
     int quick;
     int repeat;             /* timed runs per case (>= 20 by default) */
     int threads;            /* CPU path threads (1 = the library's default) */
+    int thresholds;         /* also measure the size thresholds (--thresholds) */
     const char **only;      /* case names to run (NULL: all) */
     size_t only_count;
 } bench_options;
@@ -39,15 +40,38 @@ typedef struct bench_report {
     size_t count;
 } bench_report;
 
+/* clsel bench --thresholds (bench_thresholds.c): by size, the CPU path on one thread and
+ * on `threads`, and the runtime's OpenCL round trip (ms, medians; runtime_ms < 0 when
+ * there is no OpenCL device). */
+enum { BENCH_THRESHOLD_SIZES = 16 };
+typedef struct threshold_row {
+    int64_t elements;
+    uint64_t bytes;
+    double cpu_ms, threads_ms, runtime_ms;
+} threshold_row;
+
+typedef struct bench_thresholds_report {
+    int threads;
+    char runtime_device[256];
+    threshold_row rows[BENCH_THRESHOLD_SIZES];
+    size_t count;
+} bench_thresholds_report;
+
 /* 0 on success; on failure a message on stderr and nonzero. */
 int bench_run_opencl(const bench_options *options, bench_report *report);
 int bench_run_cpu(const bench_options *options, bench_report *report);
+int bench_thresholds(const bench_options *options, bench_thresholds_report *report);
 
 /* Shared by both: whether a case is selected, wall-clock milliseconds, the median of
  * samples (sorts them), and the result line's figures from the case's samples and the
  * copy samples taken between them (medians of both: memory bandwidth on a shared
  * machine drifts, so the copy is measured alongside each case, not once). */
 int bench_selected(const bench_options *options, const bench_case *c);
+/* Whether a case's runs alternate with the copy's: only for cases that move at least
+ * the last-level cache's size (32 MiB here), which leave nothing cached for the next
+ * run anyway. Smaller cases run back to back, cache-warm as a framework would run them
+ * (and as the peers are timed), and the copy after them. */
+int bench_interleaved(uint64_t bytes);
 double bench_now_ms(void);
 double bench_median(double *samples, int count);
 void bench_finish(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes);

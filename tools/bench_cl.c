@@ -128,6 +128,13 @@ static cl_mem upload(cl_env *env, const void *host, size_t bytes)
                           (void *)(uintptr_t)host, &err);
 }
 
+static double timed_copy(cl_env *env)
+{
+    double t0 = bench_now_ms();
+    env->best_copy(env, env->best_copy_state, env->copy_src, env->copy_dst, env->copy_bytes);
+    return finish_ms(env->queue, t0);
+}
+
 static void run_case(const bench_options *o, cl_env *env, const bench_case *c, bench_result *r)
 {
     const clsel_shape *shapes = o->quick ? c->quick : c->full;
@@ -166,14 +173,14 @@ static void run_case(const bench_options *o, cl_env *env, const bench_case *c, b
         if (k == 0) r->first_call_ms = ms;
         t0 = bench_now_ms();
     }
+    const int interleave = bench_interleaved(r->bytes);
     for (int k = 0; k < o->repeat && st == CLSEL_SUCCESS; ++k) {
         t0 = bench_now_ms();
         st = clsel_cl_enqueue(env->ctx, plan, env->queue, mem[0], 0, mem[1], 0, mem[2], 0, mem[3], 0, 0, NULL, NULL);
         samples[k] = finish_ms(env->queue, t0);
-        t0 = bench_now_ms();
-        env->best_copy(env, env->best_copy_state, env->copy_src, env->copy_dst, env->copy_bytes);
-        copy_samples[k] = finish_ms(env->queue, t0);
+        if (interleave) copy_samples[k] = timed_copy(env);
     }
+    for (int k = 0; k < o->repeat && !interleave; ++k) copy_samples[k] = timed_copy(env);
     if (st != CLSEL_SUCCESS)
         snprintf(r->error, sizeof r->error, "%s: %s", clsel_status_string(st), clsel_last_error());
     else

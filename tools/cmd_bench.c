@@ -11,16 +11,19 @@
 
 static const char help[] =
     "usage: clsel bench [--device cpu|opencl|all] [--quick] [--case NAME]... [--repeat N]\n"
-    "                   [--threads N] [--json FILE]\n\n"
+    "                   [--threads N] [--thresholds] [--json FILE]\n\n"
     "Times Select on the cases of PERF.md (DRAM-sized; --quick: small, a few seconds) and\n"
     "reports, per case: elements, bytes moved (STREAM convention: each input read once at\n"
     "its own size, the output written once), median and min time over --repeat runs (default\n"
     "20) after warm-up, GB/s (of the median), % of the best copy on the same device\n"
-    "(its median, timed between the case's own runs: bandwidth on a shared machine drifts)\n"
+    "(its median, timed between the case's own runs, as bandwidth on a shared machine\n"
+    "drifts; cases that move under 32 MiB run back to back, cache-warm, the copy after them)\n"
     "(OpenCL: clEnqueueCopyBuffer, a copy kernel, CLBlast Xcopy when built with it; CPU:\n"
     "memcpy), and the first call's time. --device all (the default) runs the OpenCL device\n"
     "--device auto would pick and the CPU path. --threads N runs the CPU path, and memcpy,\n"
-    "on N threads (default: 1, the library's default).\n";
+    "on N threads (default: 1, the library's default). --thresholds also times, by size,\n"
+    "the CPU path on one thread and on N (at least 2), and clsel_runtime_run's OpenCL round\n"
+    "trip: the measurements behind the library's size thresholds.\n";
 
 int bench_selected(const bench_options *o, const bench_case *c)
 {
@@ -29,6 +32,8 @@ int bench_selected(const bench_options *o, const bench_case *c)
         if (strcmp(o->only[i], c->name) == 0) return 1;
     return 0;
 }
+
+int bench_interleaved(uint64_t bytes) { return bytes >= ((uint64_t)32 << 20); }
 
 double bench_now_ms(void)
 {
@@ -88,6 +93,16 @@ static void print_table(const bench_report *report)
     }
 }
 
+static void print_thresholds(const bench_thresholds_report *t)
+{
+    printf("\nthresholds: same-shape f32, medians (ms); runtime = clsel_runtime_run on %s, every size on the device\n",
+           *t->runtime_device ? t->runtime_device : "(no OpenCL device)");
+    printf("%12s %13s %12s %12s %12s\n", "elements", "bytes", "CPU 1 thread", "CPU threads", "runtime");
+    for (size_t i = 0; i < t->count; ++i)
+        printf("%12lld %13llu %12.4f %12.4f %12.4f\n", (long long)t->rows[i].elements,
+               (unsigned long long)t->rows[i].bytes, t->rows[i].cpu_ms, t->rows[i].threads_ms, t->rows[i].runtime_ms);
+}
+
 static void json_string(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -126,7 +141,9 @@ static void json_case(FILE *f, const bench_result *r)
             bench_pattern_name(c->pattern));
 }
 
-static void json_report(FILE *f, const bench_report *report)
+static void json_thresholds(FILE *f, const bench_thresholds_report *t);
+
+static void json_report(FILE *f, const bench_report *report, const bench_thresholds_report *thresholds)
 {
     fprintf(f, "{\"device\": ");
     json_string(f, report->device);
@@ -145,17 +162,37 @@ static void json_report(FILE *f, const bench_report *report)
         fputs(n++ ? ",\n  " : "\n  ", f);
         json_case(f, r);
     }
-    fprintf(f, "\n]}");
+    fprintf(f, "\n]");
+    if (thresholds) {
+        fputs(", \"thresholds\": ", f);
+        json_thresholds(f, thresholds);
+    }
+    fputs("}", f);
 }
 
-static int write_json(const char *path, const bench_report *reports, size_t count, int as_list)
+static void json_thresholds(FILE *f, const bench_thresholds_report *t)
+{
+    fprintf(f, "{\"threads\": %d, \"runtime_device\": ", t->threads);
+    json_string(f, t->runtime_device);
+    fputs(", \"rows\": [", f);
+    for (size_t i = 0; i < t->count; ++i)
+        fprintf(f, "%s\n  {\"elements\": %lld, \"bytes\": %llu, \"cpu_ms\": %.6f, \"threads_ms\": %.6f, "
+                   "\"runtime_ms\": %.6f}",
+                i ? "," : "", (long long)t->rows[i].elements, (unsigned long long)t->rows[i].bytes, t->rows[i].cpu_ms,
+                t->rows[i].threads_ms, t->rows[i].runtime_ms);
+    fputs("\n]}", f);
+}
+
+/* The thresholds go into the CPU report (they are about runs on host memory). */
+static int write_json(const char *path, const bench_report *reports, size_t count, int as_list,
+                      const bench_thresholds_report *thresholds)
 {
     FILE *f = fopen(path, "w");
     if (!f) return cli_fail("%s: cannot write", path);
     if (as_list) fputs("[", f);
     for (size_t i = 0; i < count; ++i) {
         if (i) fputs(",\n", f);
-        json_report(f, &reports[i]);
+        json_report(f, &reports[i], reports[i].kind[0] == 'c' ? thresholds : NULL);
     }
     if (as_list) fputs("]", f);
     fputs("\n", f);
@@ -164,7 +201,7 @@ static int write_json(const char *path, const bench_report *reports, size_t coun
 
 int cmd_bench(int argc, char **argv)
 {
-    bench_options o = {0, 20, 1, NULL, 0};
+    bench_options o = {0, 20, 1, 0, NULL, 0};
     const char *device = "all", *json = NULL;
     const char **names = calloc((size_t)argc, sizeof *names);
     if (!names) return cli_fail("out of memory");
@@ -178,6 +215,8 @@ int cmd_bench(int argc, char **argv)
             return CLI_OK;
         } else if (strcmp(argv[i], "--quick") == 0) {
             o.quick = 1;
+        } else if (strcmp(argv[i], "--thresholds") == 0) {
+            o.thresholds = 1;
         } else if (cli_option(argc, argv, &i, "--device", &value)) {
             if (!value || (strcmp(value, "cpu") && strcmp(value, "opencl") && strcmp(value, "all"))) {
                 free(names);
@@ -227,9 +266,14 @@ int cmd_bench(int argc, char **argv)
     }
     if (strcmp(device, "opencl") != 0 && bench_run_cpu(&o, &reports[count]) == 0) ++count;
     for (size_t i = 0; i < count; ++i) print_table(&reports[i]);
+    static bench_thresholds_report thresholds;
+    if (o.thresholds && count) {
+        bench_thresholds(&o, &thresholds);
+        print_thresholds(&thresholds);
+    }
     int rc = failed || count == 0 ? CLI_FAILED : CLI_OK;
     if (json && count) {
-        int w = write_json(json, reports, count, strcmp(device, "all") == 0);
+        int w = write_json(json, reports, count, strcmp(device, "all") == 0, o.thresholds ? &thresholds : NULL);
         if (w != CLI_OK) rc = w;
     }
     free(names);

@@ -25,7 +25,8 @@ static const char help[] =
     "                                           COND are placed on (default -1: per input)\n"
     "  --cond-broadcast one-way|bidirectional   numpy only: may COND enlarge the output\n"
     "                                           (default one-way, as Select-1 says)\n"
-    "  --device auto|cpu|opencl                 where to run (default auto)\n"
+    "  --device auto|cpu|opencl                 where to run (default auto; auto runs\n"
+    "                                           tensors under 1 MiB on the CPU path)\n"
     "  -v, --verbose                            print device, shapes and time to stderr\n\n"
     "exit status: 0 success, 1 the operation failed, 2 usage error\n";
 
@@ -149,6 +150,7 @@ static int run_select(const run_options *o, npy_array in[3])
         clsel_plan_destroy(plan);
         return cli_fail("--device %s: %s", o->device == CLSEL_DEVICE_OPENCL ? "opencl" : "auto", clsel_last_error());
     }
+    if (o->device == CLSEL_DEVICE_OPENCL) clsel_runtime_set_min_device_bytes(rt, 0); /* asked for by name */
     npy_array result;
     memset(&result, 0, sizeof result);
     result.dtype = in[1].dtype;

@@ -118,6 +118,7 @@ _runtime_destroy = _declare("clsel_runtime_destroy", None, _P)
 _runtime_device = _declare("clsel_runtime_device", ctypes.c_int, _P)
 _runtime_device_name = _declare("clsel_runtime_device_name", ctypes.c_char_p, _P)
 _runtime_run = _declare("clsel_runtime_run", ctypes.c_int, _P, _P, _P, _P, _P, _P)
+_runtime_set_min_device_bytes = _declare("clsel_runtime_set_min_device_bytes", ctypes.c_int, _P, ctypes.c_uint64)
 _list_devices = _declare("clsel_list_devices", ctypes.c_int, ctypes.POINTER(_DeviceInfo), ctypes.c_int32,
                          ctypes.POINTER(ctypes.c_int32))
 
@@ -187,6 +188,8 @@ def _runtime(device):
         if device not in _runtimes:
             handle = _P()
             _check(_runtime_create(DEVICES[device], ctypes.byref(handle)))
+            if device == "opencl":  # asked for by name: every run on the device, small ones too
+                _check(_runtime_set_min_device_bytes(handle, 0))
             _runtimes[device] = handle
         return _runtimes[device]
 
@@ -213,7 +216,8 @@ def select(cond, then, else_, broadcast="numpy", axis=-1, cond_broadcast="one-wa
     (bool, (u)int8..64, float16/32/64, ml_dtypes.bfloat16). broadcast: "numpy" (default),
     "none" (alias "explicit") or "pdpd" with `axis`. cond_broadcast: "one-way" (default,
     as Select-1 says) or "bidirectional" (OpenVINO's runtime, ONNX Where). device:
-    "auto" (an OpenCL device if there is one, else the CPU path), "cpu" or "opencl".
+    "auto" (an OpenCL device if there is one, else the CPU path; runs that move less
+    than 1 MiB take the CPU path), "cpu" or "opencl" (every run on the device).
     """
     cond, then, else_ = _dense(cond), _dense(then), _dense(else_)
     _check(_check_dtypes(_dtype_code(cond), _dtype_code(then), _dtype_code(else_)))

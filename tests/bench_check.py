@@ -1,0 +1,96 @@
+"""Keeps the benchmark pipeline working (CI runs it): `clsel bench --quick` on both
+devices with the size thresholds, its JSON checked field by field, then
+bench/peers.py on a few of its cases and bench/report.py on the lot, into a scratch
+folder. The figures themselves are not judged here (timings on a shared machine are
+no test); that they are present, consistent and computed is.
+
+    python bench_check.py PATH/TO/clsel SCRATCH_DIR
+Exits 77 (skipped) when numpy is not installed.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+try:
+    import numpy  # noqa: F401  (peers.py needs it)
+except ImportError:
+    print("skipped: numpy is not installed")
+    sys.exit(77)
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+CASE_FIELDS = {"name": str, "dtype": str, "elements": int, "bytes": int, "median_ms": float, "min_ms": float,
+               "gbps": float, "pct_of_copy": float, "first_call_ms": float}
+failures = []
+
+
+def check(ok, message):
+    if not ok:
+        failures.append(message)
+        print("FAIL:", message)
+
+
+def check_report(report):
+    kind = report.get("device_kind")
+    check(kind in ("opencl", "cpu"), f"device_kind is {kind!r}")
+    check(isinstance(report.get("device"), str) and report["device"], "device name missing")
+    check(isinstance(report.get("copy_gbps"), float) and report["copy_gbps"] > 0, f"{kind}: copy_gbps missing")
+    cases = report.get("cases", [])
+    check(len(cases) >= 20, f"{kind}: only {len(cases)} cases")
+    for case in cases:
+        for field, kind_of in CASE_FIELDS.items():
+            value = case.get(field)
+            check(isinstance(value, kind_of) or (kind_of is float and isinstance(value, int)),
+                  f"{kind} {case.get('name')}: {field} is {value!r}")
+        if case["median_ms"] > 0:
+            check(case["min_ms"] <= case["median_ms"], f"{kind} {case['name']}: min above median")
+            check(math.isclose(case["gbps"], case["bytes"] / (case["median_ms"] * 1e6), rel_tol=1e-3, abs_tol=1e-4),
+                  f"{kind} {case['name']}: gbps is not bytes / median")
+        check(len(case.get("shapes", [])) == 3, f"{kind} {case['name']}: shapes missing")
+    if kind == "opencl":
+        check(0 < report.get("enqueue_us", 0) < 1e6, "enqueue_us missing")
+        check(report.get("build_first_ms", 0) > 0, "build_first_ms missing")
+    return kind
+
+
+def main():
+    tool, scratch = sys.argv[1], sys.argv[2]
+    os.makedirs(scratch, exist_ok=True)
+    clsel_json = os.path.join(scratch, "clsel.json")
+    subprocess.run([tool, "bench", "--device", "all", "--quick", "--repeat", "3", "--threads", "2", "--thresholds",
+                    "--json", clsel_json], check=True, stdout=subprocess.DEVNULL)
+    with open(clsel_json) as f:
+        reports = json.load(f)
+    check(isinstance(reports, list), "--device all must write a list")
+    kinds = [check_report(r) for r in reports]
+    require_opencl = os.environ.get("CLSEL_REQUIRE_OPENCL") == "1"
+    check("cpu" in kinds and ("opencl" in kinds or not require_opencl), f"reports for {kinds}")
+    cpu = next(r for r in reports if r["device_kind"] == "cpu")
+    rows = cpu.get("thresholds", {}).get("rows", [])
+    check(len(rows) >= 8 and all(r["cpu_ms"] > 0 for r in rows), "thresholds rows missing")
+
+    peers_json = os.path.join(scratch, "peers.json")
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "peers.py"), "--cases", clsel_json,
+                    "--case", "same_f32", "--case", "both_scalar", "--case", "pdpd_axis1", "--case", "rank8",
+                    "--repeat", "2", "--json", peers_json], check=True)
+    with open(peers_json) as f:
+        peers = json.load(f)
+    for name, entry in peers["peers"].items():
+        ran = [c for c in entry["cases"] if "median_ms" in c]
+        check(len(ran) == 4, f"{name} ran {len(ran)} of 4 cases: {entry['cases']}")
+
+    markdown, chart = os.path.join(scratch, "performance.md"), os.path.join(scratch, "performance.png")
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "report.py"), "--clsel", clsel_json,
+                    "--clsel-threads", clsel_json, "--peers", peers_json, "--markdown", markdown, "--chart", chart],
+                   check=True)
+    text = open(markdown).read()
+    for heading in ("## Targets", "## Headline", "### Thresholds", "### Peers"):
+        check(heading in text, f"the report has no '{heading}'")
+    check(os.path.getsize(chart) > 10000, "the chart is missing or empty")
+    print(f"bench_check: {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

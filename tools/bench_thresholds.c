@@ -1,0 +1,104 @@
+/* bench_thresholds.c - clsel bench --thresholds: the measurements behind the library's
+ * two size thresholds, so that they can be checked on any machine:
+ *  - the runtime (clsel_runtime_run on host memory) against the CPU path, by size: where
+ *    the OpenCL round trip (buffers, upload, launch, download) starts to pay, and how
+ *    much its fixed cost is (host/runtime_run.c, RUNTIME_CPU_BELOW_BYTES);
+ *  - the CPU path on one thread against N library threads, by size
+ *    (host/cpu_parallel.c, THREADS_MIN_BYTES).
+ * Same-shape f32, random cond, median of 21 runs after one warm-up. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+enum { THRESHOLD_RUNS = 21 };
+
+typedef struct host_case {
+    clsel_plan *plan;
+    uint8_t *cond;
+    float *then_data, *else_data, *out;
+} host_case;
+
+static int host_case_make(host_case *h, int64_t n)
+{
+    memset(h, 0, sizeof *h);
+    clsel_shape s = {1, {n}};
+    if (clsel_plan_create(CLSEL_F32, &s, &s, &s, NULL, &h->plan) != CLSEL_SUCCESS) return -1;
+    h->cond = malloc((size_t)n);
+    h->then_data = malloc((size_t)n * 4);
+    h->else_data = malloc((size_t)n * 4);
+    h->out = malloc((size_t)n * 4);
+    if (!h->cond || !h->then_data || !h->else_data || !h->out) return -1;
+    uint32_t state = 12345;
+    for (int64_t i = 0; i < n; ++i) {
+        state = state * 1103515245u + 12345u;
+        h->cond[i] = (uint8_t)((state >> 16) & 1);
+        h->then_data[i] = 1.0f;
+        h->else_data[i] = 2.0f;
+        h->out[i] = 0.0f;
+    }
+    return 0;
+}
+
+static void host_case_free(host_case *h)
+{
+    clsel_plan_destroy(h->plan);
+    free(h->cond);
+    free(h->then_data);
+    free(h->else_data);
+    free(h->out);
+}
+
+/* Median ms of THRESHOLD_RUNS runs of the runtime (rt non-NULL) or the CPU path with
+ * `threads` threads; < 0 on failure. */
+static double time_host(const host_case *h, clsel_runtime *rt, int threads)
+{
+    double samples[THRESHOLD_RUNS];
+    clsel_cpu_options options = {threads, NULL, NULL};
+    for (int i = -1; i < THRESHOLD_RUNS; ++i) {
+        double t0 = bench_now_ms();
+        clsel_status st = rt ? clsel_runtime_run(rt, h->plan, h->cond, h->then_data, h->else_data, h->out)
+                             : clsel_plan_run_cpu_options(h->plan, h->cond, h->then_data, h->else_data, h->out,
+                                                          &options);
+        if (st != CLSEL_SUCCESS) return -1;
+        if (i >= 0) samples[i] = bench_now_ms() - t0;
+    }
+    return bench_median(samples, THRESHOLD_RUNS);
+}
+
+int bench_thresholds(const bench_options *o, bench_thresholds_report *report)
+{
+    memset(report, 0, sizeof *report);
+    clsel_runtime *rt = NULL;
+    if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &rt) != CLSEL_SUCCESS) {
+        fprintf(stderr, "clsel bench: thresholds: no OpenCL runtime (%s); the runtime rows are left out\n",
+                clsel_last_error());
+        rt = NULL;
+    }
+    if (rt) clsel_runtime_set_min_device_bytes(rt, 0); /* the round trip itself, at every size */
+    report->threads = o->threads > 1 ? o->threads : 2;
+    const int max_log2 = o->quick ? 18 : 24;
+    for (int k = 0; k <= max_log2 && report->count < BENCH_THRESHOLD_SIZES; k += 2) {
+        threshold_row *row = &report->rows[report->count];
+        host_case h;
+        if (host_case_make(&h, (int64_t)1 << k) != 0) {
+            host_case_free(&h);
+            fprintf(stderr, "clsel bench: thresholds: out of memory at 2^%d elements\n", k);
+            break;
+        }
+        row->elements = (int64_t)1 << k;
+        row->bytes = (uint64_t)row->elements * 13;
+        row->cpu_ms = time_host(&h, NULL, 1);
+        row->threads_ms = time_host(&h, NULL, report->threads);
+        row->runtime_ms = rt ? time_host(&h, rt, 1) : -1;
+        host_case_free(&h);
+        fprintf(stderr, "bench thresholds: 2^%-2d elements: CPU path %.4f ms, %d threads %.4f ms, runtime %s %.4f ms\n",
+                k, row->cpu_ms, report->threads, row->threads_ms, rt ? clsel_runtime_device_name(rt) : "-",
+                row->runtime_ms);
+        report->count++;
+    }
+    if (rt) snprintf(report->runtime_device, sizeof report->runtime_device, "%s", clsel_runtime_device_name(rt));
+    clsel_runtime_destroy(rt);
+    return 0;
+}

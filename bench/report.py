@@ -11,8 +11,8 @@ Comparisons are like for like: numpy.where (one thread) against the clsel CPU pa
 one thread, ONNX Runtime and OpenVINO (every core) against the CPU path on every core,
 PyOpenCL against clsel on the same OpenCL device. Every figure is a median of timed
 runs; the targets are those of issue 5 and are checked on cases of >= 1M elements.
---gpu adds `clsel bench --device opencl --json` files (and, optionally, a torch.where
-timing file written by bench/torch_where.py) from GPU machines as their own section.
+--gpu adds `clsel bench --device opencl --json` files from GPU machines as their own
+section.
 """
 import argparse
 import datetime
@@ -212,11 +212,6 @@ def gpu_section(paths):
     parts = ["## GPU", ""]
     for path in paths:
         data = load(path)
-        if isinstance(data, dict) and "torch" in data:
-            rows = ["| case | torch.where ms | GB/s |", "|---|---:|---:|"]
-            rows += [f"| `{c['name']}` | {fmt_ms(c['median_ms'])} | {c['gbps']:.1f} |" for c in data["torch"]["cases"]]
-            parts += [f"torch {data['torch'].get('version', '')} on {data['torch'].get('device', '?')}:", ""] + rows + [""]
-            continue
         for report in (data if isinstance(data, list) else [data]):
             parts += [detail(report, f"clsel on {report['device']}"), ""]
     return "\n".join(parts)
@@ -324,7 +319,7 @@ def main(argv=None):
     parser.add_argument("--clsel", required=True, help="clsel bench --device all --json output")
     parser.add_argument("--clsel-threads", help="clsel bench --device cpu --threads N --json output")
     parser.add_argument("--peers", help="bench/peers.py --json output")
-    parser.add_argument("--gpu", action="append", help="GPU figures (clsel bench or torch_where.py JSON)")
+    parser.add_argument("--gpu", action="append", help="clsel bench --json files from GPU machines")
     parser.add_argument("--markdown", required=True, help="the report to write")
     parser.add_argument("--chart", help="the PNG chart to write beside it")
     options = parser.parse_args(argv)

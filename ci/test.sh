@@ -3,7 +3,8 @@
 # as errors, runs the whole ctest suite on the OpenCL device (PoCL in CI; a missing
 # device fails the run instead of skipping), then builds again with AddressSanitizer
 # and UndefinedBehaviorSanitizer and runs the C tests again under them (PoCL's and
-# LLVM's own allocations are exempt from leak checks: tests/lsan.supp).
+# LLVM's own allocations are exempt from leak checks: tests/lsan.supp), and runs each
+# libFuzzer harness for a minute (ci/fuzz.sh).
 #   CLSEL_REQUIRE_OPENCL=0 ci/test.sh   lets the OpenCL tests skip where no device exists
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,4 +25,6 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLSEL_WERROR=ON -DCLSEL_SANI
 cmake --build build-asan -j "$jobs"
 echo "== C tests under ASan + UBSan"
 (cd build-asan && ctest --output-on-failure -LE "install|python" -j "$jobs")
+echo "== fuzzing (libFuzzer, ASan + UBSan, ${CLSEL_FUZZ_SECONDS:-60} s per harness)"
+ci/fuzz.sh "${CLSEL_FUZZ_SECONDS:-60}"
 echo "ci/test.sh: all tests passed"

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "oracle.h"
+#include "select_cpu.h"
 #include "testing.h"
 #include "test_util.h"
 
@@ -40,6 +41,7 @@ typedef struct big_case {
     const char *name;
     clsel_dtype dtype;
     clsel_shape shape[3]; /* numpy broadcasting */
+    int tiled;            /* whether the CPU path walks its rows tile by tile */
 } big_case;
 
 static int run_and_compare(const clsel_plan *plan, const test_data *d, uint8_t *got, const clsel_cpu_options *opt)
@@ -66,6 +68,7 @@ static void check_case(const big_case *c, uint64_t seed)
     clsel_plan *plan = NULL;
     CHECK_OK(clsel_plan_create(c->dtype, &c->shape[0], &c->shape[1], &c->shape[2], NULL, &plan));
     if (!plan) return;
+    CHECK_MSG(cpu_tiles_rows(plan) == c->tiled, "%s: tiled %d, expected %d", c->name, cpu_tiles_rows(plan), c->tiled);
     test_data d;
     test_data_make(&d, plan, seed);
     oracle_select(&oc, &out_shape, d.cond, d.then_data, d.else_data, d.want);
@@ -98,20 +101,22 @@ int main(void)
 {
     const big_case cases[] = {
         /* Same shape, odd size: pieces end off the 64-element grid. */
-        {"same shape f32", CLSEL_F32, {SHAPE(200003), SHAPE(200003), SHAPE(200003)}},
-        {"same shape u8", CLSEL_U8, {SHAPE(3, 70001), SHAPE(3, 70001), SHAPE(3, 70001)}},
+        {"same shape f32", CLSEL_F32, {SHAPE(200003), SHAPE(200003), SHAPE(200003)}, 0},
+        {"same shape u8", CLSEL_U8, {SHAPE(3, 70001), SHAPE(3, 70001), SHAPE(3, 70001)}, 0},
         /* Scalars: the pick loops. */
-        {"scalar then", CLSEL_U16, {SHAPE(131101), SCALAR, SHAPE(131101)}},
-        {"scalar cond", CLSEL_F64, {SCALAR, SHAPE(99991), SHAPE(99991)}},
-        /* cond re-read by every row, rows long enough to be tiled. */
-        {"tiled mask i32", CLSEL_I32, {SHAPE(1, 20011), SHAPE(6, 20011), SCALAR}},
-        {"tiled mask u8", CLSEL_U8, {SHAPE(2, 1, 17000), SHAPE(2, 3, 17000), SHAPE(1, 3, 17000)}},
+        {"scalar then", CLSEL_U16, {SHAPE(131101), SCALAR, SHAPE(131101)}, 0},
+        {"scalar cond", CLSEL_F64, {SCALAR, SHAPE(99991), SHAPE(99991)}, 0},
+        /* cond re-read by every row: rows too long to stay cached until the next one
+         * are walked tile by tile; shorter ones are not. */
+        {"tiled mask f64", CLSEL_F64, {SHAPE(1, 600001), SHAPE(3, 600001), SCALAR}, 1},
+        {"tiled mask u8", CLSEL_U8, {SHAPE(1, 1, 3000017), SHAPE(1, 3, 3000017), SHAPE(2, 1, 3000017)}, 1},
+        {"cached mask u8", CLSEL_U8, {SHAPE(2, 1, 17000), SHAPE(2, 3, 17000), SHAPE(1, 3, 17000)}, 0},
         /* Short rows: pieces fall inside rows. */
-        {"mutual", CLSEL_BF16, {SHAPE(1, 1), SHAPE(301, 1), SHAPE(1, 433)}},
-        {"per channel", CLSEL_F32, {SHAPE(2, 16, 56, 57), SHAPE(1, 16, 1, 1), SHAPE(2, 16, 56, 57)}},
+        {"mutual", CLSEL_BF16, {SHAPE(1, 1), SHAPE(301, 1), SHAPE(1, 433)}, 0},
+        {"per channel", CLSEL_F32, {SHAPE(2, 16, 56, 57), SHAPE(1, 16, 1, 1), SHAPE(2, 16, 56, 57)}, 0},
         /* 8 MiB and more of output: written with non-temporal stores. */
-        {"streamed f64", CLSEL_F64, {SHAPE(1048583), SHAPE(1048583), SHAPE(1)}},
-        {"streamed u8", CLSEL_U8, {SHAPE(9, 1), SHAPE(9, 1000003), SHAPE(1000003)}},
+        {"streamed f64", CLSEL_F64, {SHAPE(1048583), SHAPE(1048583), SHAPE(1)}, 0},
+        {"streamed u8", CLSEL_U8, {SHAPE(9, 1), SHAPE(9, 1000003), SHAPE(1000003)}, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) check_case(&cases[i], 1000 + i);
     return check_report("test_cpu_parallel");

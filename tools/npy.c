@@ -104,14 +104,16 @@ static int parse_shape(cursor *c, clsel_shape *shape, const char *name, char *er
     if (!accept(c, '(')) return fail(err, err_size, name, "malformed header: 'shape' is not a tuple");
     while (!accept(c, ')')) {
         skip_space(c);
-        char *stop = NULL;
-        errno = 0;
         if (c->p >= c->end || *c->p < '0' || *c->p > '9')
             return fail(err, err_size, name, "malformed header: bad dimension in 'shape'");
-        long long dim = strtoll(c->p, &stop, 10);
-        if (stop > c->end || errno == ERANGE)
-            return fail(err, err_size, name, "malformed header: dimension out of range in 'shape'");
-        c->p = stop;
+        /* Digits by hand: the header is not NUL-terminated, so strtoll could read on
+         * past it (found by tests/fuzz/fuzz_npy.c). */
+        int64_t dim = 0;
+        for (; c->p < c->end && *c->p >= '0' && *c->p <= '9'; ++c->p) {
+            if (dim > (INT64_MAX - (*c->p - '0')) / 10)
+                return fail(err, err_size, name, "malformed header: dimension out of range in 'shape'");
+            dim = dim * 10 + (*c->p - '0');
+        }
         if (c->p < c->end && (*c->p == 'L' || *c->p == 'l')) ++c->p; /* Python 2 longs */
         if (shape->rank == CLSEL_MAX_RANK)
             return fail(err, err_size, name, "more than %d dims (clsel's limit)", CLSEL_MAX_RANK);
@@ -216,7 +218,7 @@ int npy_parse(const unsigned char *file, size_t size, const char *name, npy_arra
         if (count && dim > UINT64_MAX / count) overflow = 1;
         count *= dim;
     }
-    if (overflow || count > SIZE_MAX / w) {
+    if (overflow || count > (uint64_t)INT64_MAX || count > SIZE_MAX / w) {
         memset(out, 0, sizeof *out);
         return fail(err, err_size, name, "the shape in the header is too large");
     }

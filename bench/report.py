@@ -194,6 +194,13 @@ def thresholds_section(run):
     for r in t["rows"]:
         rt = "-" if r["runtime_ms"] < 0 else f"{r['runtime_ms']:.4f}"
         rows.append(f"| {r['elements']:,} | {r['bytes']:,} | {r['cpu_ms']:.4f} | {r['threads_ms']:.4f} | {rt} |")
+    chunked = t.get("chunked")
+    if chunked:
+        rows += ["", f"Past the device's allocation limit ({chunked['max_alloc']:,} bytes): a u8 select of "
+                     f"{chunked['elements']:,} elements ({chunked['bytes'] / 1e9:.2f} GB moved) through "
+                     f"`clsel_runtime_run`, in chunks: {chunked['runtime_ms']:.0f} ms "
+                     f"({chunked['bytes'] / (chunked['runtime_ms'] * 1e6):.2f} GB/s), against {chunked['cpu_ms']:.0f} ms "
+                     "for the CPU path on the same tensors (one run each)."]
     fixed = [r["runtime_ms"] for r in t["rows"] if r["runtime_ms"] >= 0]
     lines = ["### Thresholds", "",
              "`clsel bench --device cpu --threads N --thresholds`: same-shape f32, medians of 21 runs. The runtime "

@@ -55,6 +55,9 @@ static clsel_status query_device(clsel_cl_context *ctx)
         err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ctx->max_alloc,
                                   &ctx->max_alloc, NULL);
     if (err == CL_SUCCESS)
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof ctx->global_mem,
+                                  &ctx->global_mem, NULL);
+    if (err == CL_SUCCESS)
         err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg,
                                   NULL);
     if (err == CL_SUCCESS)

@@ -28,6 +28,7 @@ struct clsel_cl_context {
     char device_name[256];
     cl_device_type device_type;
     cl_ulong max_alloc;
+    cl_ulong global_mem;
     size_t work_group_size; /* the work-group size launches use (<= 256) */
     cl_uint compute_units;
     size_t loop_local;      /* work-group size of the loop kernel: 1 on CPU devices, whose

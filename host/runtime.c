@@ -45,6 +45,11 @@ static clsel_status open_device(clsel_runtime *rt, cl_device_id device)
         rt->queue = NULL;
         return clsel_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateCommandQueue failed");
     }
+    rt->queue2 = cl->clCreateCommandQueue(rt->context, device, 0, &err);
+    if (!rt->queue2 || err != CL_SUCCESS) {
+        rt->queue2 = NULL;
+        return clsel_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateCommandQueue failed");
+    }
     clsel_status st = clsel_cl_context_create(rt->context, device, &rt->ctx);
     if (st != CLSEL_SUCCESS) return st;
     rt->device = device;
@@ -57,9 +62,11 @@ static void close_device(clsel_runtime *rt)
 {
     clsel_cl_context_destroy(rt->ctx);
     if (rt->queue) rt->cl->clReleaseCommandQueue(rt->queue);
+    if (rt->queue2) rt->cl->clReleaseCommandQueue(rt->queue2);
     if (rt->context) rt->cl->clReleaseContext(rt->context);
     rt->ctx = NULL;
     rt->queue = NULL;
+    rt->queue2 = NULL;
     rt->context = NULL;
     rt->device = NULL;
 }

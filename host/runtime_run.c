@@ -21,10 +21,10 @@ static clsel_status make_buffer(const clsel_runtime *rt, const void *host, size_
                          err, "clCreateBuffer(%s, %zu bytes) on %s failed", name, bytes, rt->name);
 }
 
-/* Whether every tensor fits in one device allocation. */
-static int fits_device(const clsel_runtime *rt, const clsel_plan *plan)
+/* Whether every tensor fits in one chunk's buffer. */
+static int fits_one_chunk(const clsel_runtime *rt, const clsel_plan *plan)
 {
-    const cl_ulong limit = rt->ctx->max_alloc;
+    const cl_ulong limit = runtime_chunk_bytes(rt);
     if ((cl_ulong)plan->out_count * plan->elem_size > limit) return 0;
     for (int op = 0; op < 3; ++op)
         if ((cl_ulong)plan->in_count[op] * (op ? plan->elem_size : 1) > limit) return 0;
@@ -76,8 +76,8 @@ clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const 
         return clsel_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_run: %s is NULL", rt ? "plan" : "rt");
     clsel_status st = cpu_check_buffers(plan, cond, then_data, else_data, out);
     if (st != CLSEL_SUCCESS || plan->out_count == 0) return st;
-    if (rt->kind == CLSEL_DEVICE_CPU || bytes_moved(plan) < rt->min_device_bytes || !fits_device(rt, plan))
+    if (rt->kind == CLSEL_DEVICE_CPU || bytes_moved(plan) < rt->min_device_bytes)
         return clsel_plan_run_cpu(plan, cond, then_data, else_data, out);
     const void *const in[3] = {cond, then_data, else_data};
-    return run_opencl(rt, plan, in, out);
+    return fits_one_chunk(rt, plan) ? run_opencl(rt, plan, in, out) : runtime_run_chunked(rt, plan, in, out);
 }

@@ -7,6 +7,8 @@ static atomic_long fault_count[2];
 static atomic_long fault_at[2];
 static atomic_int force_index64;
 static atomic_int force_portable;
+static atomic_ullong max_alloc;
+static atomic_long rescues;
 
 int clsel_fault_hit(clsel_fault_kind kind)
 {
@@ -28,3 +30,11 @@ int clsel_testing_index64(void) { return atomic_load(&force_index64); }
 void clsel_testing_portable_cpu(int on) { atomic_store(&force_portable, on); }
 
 int clsel_testing_portable(void) { return atomic_load(&force_portable); }
+
+void clsel_testing_max_alloc(unsigned long long bytes) { atomic_store(&max_alloc, bytes); }
+
+unsigned long long clsel_testing_alloc_limit(void) { return atomic_load(&max_alloc); }
+
+void clsel_testing_count_rescue(void) { atomic_fetch_add(&rescues, 1); }
+
+long clsel_testing_rescues(void) { return atomic_load(&rescues); }

@@ -2,7 +2,9 @@
  * defined (the clsel_testing target the tests link; never the installed library):
  *  - fault injection: the N-th host allocation or OpenCL call fails;
  *  - forcing the 64-bit-index kernels on small tensors, so that they get tested;
- *  - turning the AVX2 row loops off, so that the portable ones get tested too.
+ *  - turning the AVX2 row loops off, so that the portable ones get tested too;
+ *  - a small device allocation limit for the runtime, so that its chunked path runs on
+ *    small tensors.
  * In every other build the hooks are constants and compile away. */
 #ifndef CLSEL_HOST_TESTING_H
 #define CLSEL_HOST_TESTING_H
@@ -22,10 +24,19 @@ int clsel_testing_index64(void);
 /* Nonzero: the CPU path uses its portable row loops even where AVX2 is available. */
 CLSEL_API void clsel_testing_portable_cpu(int on);
 int clsel_testing_portable(void);
+/* Nonzero: the runtime treats this many bytes as the device's allocation limit. */
+CLSEL_API void clsel_testing_max_alloc(unsigned long long bytes);
+unsigned long long clsel_testing_alloc_limit(void);
+/* Counts the chunked runs the runtime had to finish on the CPU path (a device failure
+ * part-way), so that tests can tell a right answer from a rescued one. */
+void clsel_testing_count_rescue(void);
+CLSEL_API long clsel_testing_rescues(void);
 #else
 #define clsel_fault_hit(kind) 0
 #define clsel_testing_index64() 0
 #define clsel_testing_portable() 0
+#define clsel_testing_alloc_limit() 0ull
+#define clsel_testing_count_rescue() ((void)0)
 #endif
 
 #endif

@@ -2,7 +2,8 @@
  * the N-th OpenCL call, then the N-th host allocation, of a whole workflow fails. Each
  * call must then return an error status with a message, hand out no event, leave the
  * output untouched, and AUTO must fall back to the CPU path when opening the device
- * fails; calls that succeed must still give exact results.
+ * fails; calls that succeed must still give exact results, and a chunked runtime run
+ * (tensors over the device's allocation limit) must end right whatever fails.
  *
  *   test_faults [max_n]
  */
@@ -90,6 +91,15 @@ static void runtime_workflow(void)
             memset(sentinel, 0xC3, sizeof sentinel);
             CHECK(memcmp(got, sentinel, sizeof got) == 0);
         }
+        /* Again in chunks (an allocation limit of a quarter of the output): a fault
+         * part-way must still end in the right result, finished on the CPU path. */
+        clsel_testing_max_alloc(sizeof got / 4);
+        memset(got, 0xC3, sizeof got);
+        st = clsel_runtime_run(rt, plan, cond, then_data, else_data, got);
+        clsel_testing_max_alloc(0);
+        note(st);
+        CHECK_MSG(st == CLSEL_SUCCESS && memcmp(got, want, sizeof got) == 0, "chunked run: %s",
+                  clsel_status_string(st));
     }
     clsel_plan_destroy(plan);
     clsel_runtime_destroy(rt);

@@ -11,7 +11,7 @@
 #include "oracle.h"
 #include "test_cl.h"
 #include "test_util.h"
-#ifdef TEST_FORCE_INDEX64
+#if defined(TEST_FORCE_INDEX64) || defined(TEST_CHUNKED)
 #include "testing.h"
 #endif
 
@@ -101,6 +101,27 @@ static oracle_case random_case(rng *r)
     return c;
 }
 
+#ifdef TEST_CHUNKED
+/* The runtime's chunked path: a random small allocation limit makes every tensor over
+ * it run in chunks; the result must still be the oracle's, in place too. */
+static clsel_runtime *chunk_runtime;
+
+static void check_chunked(const clsel_plan *plan, test_data *td, rng *r, const char *text)
+{
+    static const unsigned long long limits[] = {1, 3, 8, 64, 100, 1000, 4096};
+    const size_t bytes = (size_t)td->out_count * td->w;
+    clsel_testing_max_alloc(limits[rng_below(r, sizeof limits / sizeof limits[0])]);
+    memset(td->got, 0xEE, bytes);
+    CHECK_OK(clsel_runtime_run(chunk_runtime, plan, td->cond, td->then_data, td->else_data, td->got));
+    CHECK_MSG(memcmp(td->got, td->want, bytes) == 0, "chunked runtime differs from the oracle: %s", text);
+    if (td->count[1] == td->out_count && rng_below(r, 2)) {
+        CHECK_OK(clsel_runtime_run(chunk_runtime, plan, td->cond, td->then_data, td->else_data, td->then_data));
+        CHECK_MSG(memcmp(td->then_data, td->want, bytes) == 0, "chunked runtime in place differs: %s", text);
+    }
+    clsel_testing_max_alloc(0);
+}
+#endif
+
 static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl)
 {
     clsel_attrs a = clsel_attrs_default();
@@ -137,6 +158,9 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
         CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL differs from the oracle: %s", text);
         CHECK_MSG(guards_ok, "OpenCL wrote outside the output: %s", text);
     }
+#ifdef TEST_CHUNKED
+    check_chunked(plan, &td, r, text);
+#endif
     test_data_free(&td);
     clsel_plan_destroy(plan);
     return 1;
@@ -156,6 +180,13 @@ int main(int argc, char **argv)
 #ifdef TEST_FORCE_INDEX64
     clsel_testing_force_index64(1); /* every launch takes the 64-bit-index kernels */
 #endif
+#ifdef TEST_CHUNKED
+    if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &chunk_runtime) != CLSEL_SUCCESS) {
+        printf("skipped: no OpenCL device (%s)\n", clsel_last_error());
+        return getenv("CLSEL_REQUIRE_OPENCL") && strcmp(getenv("CLSEL_REQUIRE_OPENCL"), "1") == 0 ? 1 : 77;
+    }
+    clsel_runtime_set_min_device_bytes(chunk_runtime, 0);
+#endif
     rng r = {seed};
     long valid = 0, failures_before = 0;
     for (long i = 0; i < cases; ++i) {
@@ -172,5 +203,9 @@ int main(int argc, char **argv)
     printf("%ld random cases (%ld valid, %ld rejected by both), seed %llu, %s\n", cases, valid, cases - valid,
            (unsigned long long)seed, use_cl ? "oracle vs CPU vs OpenCL" : "oracle vs CPU");
     if (use_cl) test_cl_close(&cl);
+#ifdef TEST_CHUNKED
+    CHECK_MSG(clsel_testing_rescues() == 0, "%ld chunked runs were rescued by the CPU path", clsel_testing_rescues());
+    clsel_runtime_destroy(chunk_runtime);
+#endif
     return check_report(use_cl ? "test_random opencl" : "test_random cpu");
 }

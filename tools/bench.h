@@ -53,6 +53,12 @@ typedef struct threshold_row {
 typedef struct bench_thresholds_report {
     int threads;
     char runtime_device[256];
+    /* One run past the device's allocation limit (the runtime's chunked path), full
+     * sizes only: elements (0 when not measured), the limit, and both paths' times. */
+    int64_t chunked_elements;
+    uint64_t chunked_bytes, max_alloc;
+    double chunked_ms, chunked_cpu_ms;
+    char chunked_note[160];
     threshold_row rows[BENCH_THRESHOLD_SIZES];
     size_t count;
 } bench_thresholds_report;

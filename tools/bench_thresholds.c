@@ -4,13 +4,17 @@
  *    the OpenCL round trip (buffers, upload, launch, download) starts to pay, and how
  *    much its fixed cost is (host/runtime_run.c, RUNTIME_CPU_BELOW_BYTES);
  *  - the CPU path on one thread against N library threads, by size
- *    (host/cpu_parallel.c, THREADS_MIN_BYTES).
+ *    (host/cpu_parallel.c, THREADS_MIN_BYTES);
+ *  - at full size, one run past the device's allocation limit: the runtime's chunked
+ *    path against the CPU path.
  * Same-shape f32, random cond, median of 21 runs after one warm-up. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
+#include "clsel_cl.h"
 
 enum { THRESHOLD_RUNS = 21 };
 
@@ -67,6 +71,56 @@ static double time_host(const host_case *h, clsel_runtime *rt, int threads)
     return bench_median(samples, THRESHOLD_RUNS);
 }
 
+static double elapsed_ms(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-6;
+}
+
+/* One u8 select one MiB past the device's allocation limit, cond [n] and scalar then
+ * and else: the runtime runs it in chunks; the CPU path runs it for comparison. One
+ * run each (a few GiB move per run). */
+static void measure_chunked(clsel_runtime *rt, bench_thresholds_report *report)
+{
+    cl_ulong max_alloc = 0;
+    clGetDeviceInfo(clsel_runtime_cl_device(rt), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    const uint64_t n = (uint64_t)max_alloc + (1u << 20);
+    report->max_alloc = max_alloc;
+    clsel_shape big = {1, {(int64_t)n}}, scalar = {0, {0}};
+    clsel_attrs attrs = clsel_attrs_default();
+    attrs.cond_broadcast = CLSEL_COND_BIDIRECTIONAL;
+    clsel_plan *plan = NULL;
+    uint8_t *cond = malloc(n), *out = malloc(n);
+    if (!cond || !out || clsel_plan_create(CLSEL_U8, &big, &scalar, &scalar, &attrs, &plan) != CLSEL_SUCCESS) {
+        snprintf(report->chunked_note, sizeof report->chunked_note, "not measured: no memory for 2 x %llu bytes",
+                 (unsigned long long)n);
+        free(cond);
+        free(out);
+        return;
+    }
+    for (uint64_t i = 0; i < n; ++i) cond[i] = (uint8_t)((i * 2654435761u) >> 13) & 1;
+    const uint8_t t = 1, e = 2;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    clsel_status st = clsel_runtime_run(rt, plan, cond, &t, &e, out);
+    report->chunked_ms = elapsed_ms(&t0);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (st == CLSEL_SUCCESS) st = clsel_plan_run_cpu(plan, cond, &t, &e, out);
+    report->chunked_cpu_ms = elapsed_ms(&t0);
+    if (st == CLSEL_SUCCESS) {
+        report->chunked_elements = (int64_t)n;
+        report->chunked_bytes = 2 * n + 2;
+        fprintf(stderr, "bench thresholds: %llu elements past the %llu-byte allocation limit: runtime %.1f ms, CPU path %.1f ms\n",
+                (unsigned long long)n, (unsigned long long)max_alloc, report->chunked_ms, report->chunked_cpu_ms);
+    } else {
+        snprintf(report->chunked_note, sizeof report->chunked_note, "failed: %s", clsel_last_error());
+    }
+    clsel_plan_destroy(plan);
+    free(cond);
+    free(out);
+}
+
 int bench_thresholds(const bench_options *o, bench_thresholds_report *report)
 {
     memset(report, 0, sizeof *report);
@@ -99,6 +153,7 @@ int bench_thresholds(const bench_options *o, bench_thresholds_report *report)
         report->count++;
     }
     if (rt) snprintf(report->runtime_device, sizeof report->runtime_device, "%s", clsel_runtime_device_name(rt));
+    if (rt && !o->quick) measure_chunked(rt, report);
     clsel_runtime_destroy(rt);
     return 0;
 }

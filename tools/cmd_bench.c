@@ -101,6 +101,13 @@ static void print_thresholds(const bench_thresholds_report *t)
     for (size_t i = 0; i < t->count; ++i)
         printf("%12lld %13llu %12.4f %12.4f %12.4f\n", (long long)t->rows[i].elements,
                (unsigned long long)t->rows[i].bytes, t->rows[i].cpu_ms, t->rows[i].threads_ms, t->rows[i].runtime_ms);
+    if (t->chunked_elements)
+        printf("past the allocation limit (%llu bytes): %lld u8 elements, runtime in chunks %.1f ms (%.2f GB/s), "
+               "CPU path %.1f ms\n",
+               (unsigned long long)t->max_alloc, (long long)t->chunked_elements, t->chunked_ms,
+               (double)t->chunked_bytes / (t->chunked_ms * 1e6), t->chunked_cpu_ms);
+    else if (*t->chunked_note)
+        printf("past the allocation limit: %s\n", t->chunked_note);
 }
 
 static void json_string(FILE *f, const char *s)
@@ -180,7 +187,13 @@ static void json_thresholds(FILE *f, const bench_thresholds_report *t)
                    "\"runtime_ms\": %.6f}",
                 i ? "," : "", (long long)t->rows[i].elements, (unsigned long long)t->rows[i].bytes, t->rows[i].cpu_ms,
                 t->rows[i].threads_ms, t->rows[i].runtime_ms);
-    fputs("\n]}", f);
+    fputs("\n]", f);
+    if (t->chunked_elements)
+        fprintf(f, ", \"chunked\": {\"elements\": %lld, \"bytes\": %llu, \"max_alloc\": %llu, \"runtime_ms\": %.3f, "
+                   "\"cpu_ms\": %.3f}",
+                (long long)t->chunked_elements, (unsigned long long)t->chunked_bytes, (unsigned long long)t->max_alloc,
+                t->chunked_ms, t->chunked_cpu_ms);
+    fputs("}", f);
 }
 
 /* The thresholds go into the CPU report (they are about runs on host memory). */

@@ -3,7 +3,8 @@
 # as errors, runs the whole ctest suite on the OpenCL device (PoCL in CI; a missing
 # device fails the run instead of skipping), then builds again with AddressSanitizer
 # and UndefinedBehaviorSanitizer and runs the C tests again under them (PoCL's and
-# LLVM's own allocations are exempt from leak checks: tests/lsan.supp), and runs each
+# LLVM's own allocations are exempt from leak checks: tests/lsan.supp), builds with
+# ThreadSanitizer for the CPU path and thread tests (label tsan), and runs each
 # libFuzzer harness for a minute (ci/fuzz.sh).
 #   CLSEL_REQUIRE_OPENCL=0 ci/test.sh   lets the OpenCL tests skip where no device exists
 set -euo pipefail
@@ -33,6 +34,12 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLSEL_WERROR=ON -DCLSEL_SANI
 cmake --build build-asan -j "$jobs"
 echo "== C tests under ASan + UBSan"
 (cd build-asan && ctest --output-on-failure -LE "install|python|large" -j "$jobs")
+echo "== build (ThreadSanitizer)"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLSEL_WERROR=ON -DCLSEL_TSAN=ON \
+  -DCLSEL_BUILD_TOOLS=OFF >/dev/null
+cmake --build build-tsan -j "$jobs"
+echo "== CPU path, plan creation and thread tests under ThreadSanitizer (label tsan)"
+(cd build-tsan && ctest --output-on-failure -L tsan -j "$jobs")
 echo "== fuzzing (libFuzzer, ASan + UBSan, ${CLSEL_FUZZ_SECONDS:-60} s per harness)"
 ci/fuzz.sh "${CLSEL_FUZZ_SECONDS:-60}"
 echo "ci/test.sh: all tests passed"

@@ -19,7 +19,8 @@
  *  - Every function that can fail returns a clsel_status. On failure it sets a
  *    thread-local message, clsel_last_error(), that names the values involved, and
  *    leaves every output (including the caller's tensor data) untouched.
- *  - The library never prints, aborts, exits or creates threads.
+ *  - The library never prints, aborts or exits, and starts threads only when a call's
+ *    options ask for them (clsel_cpu_options.threads).
  *  - Host tensors are dense, row-major (C order), with no padding between elements.
  *  - Handles are opaque. `*_destroy(NULL)` is a no-op.
  *

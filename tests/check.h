@@ -7,8 +7,9 @@
 
 #include "clsel.h"
 
-extern int check_failures;
-extern int check_count;
+/* Atomic: the thread tests check from many threads at once. */
+extern _Atomic int check_failures;
+extern _Atomic int check_count;
 
 #define CHECK(expr)                                                                   \
     do {                                                                              \

@@ -1,0 +1,395 @@
+/* test_threads.c - many threads on shared library objects, every result compared with
+ * the oracle bit for bit.
+ *
+ *   test_threads opencl [threads] [enqueues] [seed]
+ *     One clsel_cl_context, and a set of plans with their input buffers, shared by
+ *     `threads` threads (8), each with its own in-order queue, each making `enqueues`
+ *     (1000) enqueues of random plans at random output offsets. Then the same threads
+ *     share one runtime (clsel_runtime_run), on its whole-tensor and chunked paths.
+ *   test_threads cpu [threads] [runs] [seed]
+ *     Plan creation and the CPU path from many threads at once (CI runs it under
+ *     ThreadSanitizer): plans shared by all threads and plans each thread makes (valid
+ *     and invalid, whose messages must stay the thread's own), run on the calling
+ *     thread, on library threads and on a caller's pool of real threads.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "check.h"
+#include "oracle.h"
+#include "random_case.h"
+#include "test_util.h"
+#ifdef TEST_OPENCL
+#include "test_cl.h"
+#include "testing.h"
+#endif
+
+/* Random shared plans, plus two of pool size and one of library-thread size. */
+enum { SHARED_PLANS = 48, EXTRA_PLANS = 3, MAX_THREADS = 64, GUARD_BYTES = 64, GUARD = 0x5A };
+
+/* A plan every thread uses, with its inputs and the oracle's output. */
+typedef struct shared_case {
+    clsel_plan *plan;
+    test_data data;
+    char text[256];
+#ifdef TEST_OPENCL
+    cl_mem in[3];
+#endif
+} shared_case;
+
+typedef struct shared_state {
+    shared_case cases[SHARED_PLANS + EXTRA_PLANS];
+    int count;
+    size_t max_out_bytes;
+    int big; /* index of the case big enough for library threads, or -1 */
+    int runs;
+    uint64_t seed;
+#ifdef TEST_OPENCL
+    test_cl cl;
+    clsel_runtime *runtime;
+#endif
+} shared_state;
+
+typedef struct worker {
+    pthread_t thread;
+    shared_state *shared;
+    int index;
+    long done; /* runs or enqueues compared with the oracle */
+} worker;
+
+/* Plan, data and oracle output for a case; 0 when the case is not valid. */
+static int prepare(shared_case *sc, const oracle_case *c, clsel_dtype dtype, uint64_t seed)
+{
+    clsel_attrs a = random_case_attrs(c);
+    clsel_shape out;
+    if (!oracle_shape(c, &out)) return 0;
+    if (clsel_plan_create(dtype, &c->shape[0], &c->shape[1], &c->shape[2], &a, &sc->plan) != CLSEL_SUCCESS) {
+        CHECK_MSG(0, "plan the oracle accepts was refused: %s", clsel_last_error());
+        return 0;
+    }
+    test_data_make(&sc->data, sc->plan, seed);
+    oracle_case oc = *c;
+    oc.elem_size = sc->data.w;
+    oracle_select(&oc, &out, sc->data.cond, sc->data.then_data, sc->data.else_data, sc->data.want);
+    clsel_plan_describe(sc->plan, sc->text, sizeof sc->text);
+    return 1;
+}
+
+/* An output of 2^16+ elements, the size from which a caller's pool gets pieces. */
+static oracle_case pool_sized_case(int which)
+{
+    oracle_case c;
+    memset(&c, 0, sizeof c);
+    c.mode = CLSEL_BROADCAST_NUMPY;
+    c.axis = -1;
+    if (which == 0) { /* a row re-read by every output row */
+        c.shape[0] = SHAPE(300, 257);
+        c.shape[1] = SHAPE(300, 257);
+        c.shape[2] = SHAPE(1, 257);
+    } else { /* the memory-bound case */
+        for (int k = 0; k < 3; ++k) c.shape[k] = SHAPE(3, 128, 200);
+    }
+    return c;
+}
+
+/* An output that moves over 32 MiB, so that the library starts threads when asked. */
+static oracle_case thread_sized_case(void)
+{
+    oracle_case c;
+    memset(&c, 0, sizeof c);
+    c.mode = CLSEL_BROADCAST_NUMPY;
+    c.axis = -1;
+    c.shape[0] = SHAPE(1 << 21);
+    c.shape[1] = SHAPE(1 << 21);
+    c.shape[2] = SHAPE(1);
+    return c;
+}
+
+static void make_shared(shared_state *s, int with_big)
+{
+    rng r = {s->seed};
+    s->big = -1;
+    while (s->count < SHARED_PLANS) {
+        oracle_case c = random_case(&r);
+        s->count += prepare(&s->cases[s->count], &c, all_dtypes[rng_below(&r, 13)], rng_next(&r));
+    }
+    for (int which = 0; which < 2 && with_big; ++which) {
+        oracle_case c = pool_sized_case(which);
+        CHECK(prepare(&s->cases[s->count], &c, which ? CLSEL_F32 : CLSEL_U8, rng_next(&r)));
+        s->count++;
+    }
+    if (with_big) {
+        oracle_case c = thread_sized_case();
+        CHECK(prepare(&s->cases[s->count], &c, CLSEL_F64, rng_next(&r)));
+        s->big = s->count++;
+    }
+    for (int i = 0; i < s->count; ++i) {
+        size_t bytes = (size_t)s->cases[i].data.out_count * s->cases[i].data.w;
+        if (bytes > s->max_out_bytes) s->max_out_bytes = bytes;
+    }
+}
+
+static void free_shared(shared_state *s)
+{
+    for (int i = 0; i < s->count; ++i) {
+        test_data_free(&s->cases[i].data);
+        clsel_plan_destroy(s->cases[i].plan);
+    }
+}
+
+/* ---- the CPU path ----------------------------------------------------------------- */
+
+/* A caller's pool of real threads: each call starts helpers that take task indices
+ * from a shared counter, as the calling thread does. */
+typedef struct pool_call {
+    atomic_llong next;
+    int64_t count;
+    clsel_parallel_task task;
+    void *task_context;
+} pool_call;
+
+static void *pool_helper(void *arg)
+{
+    pool_call *call = arg;
+    for (int64_t i; (i = atomic_fetch_add(&call->next, 1)) < call->count;) call->task(call->task_context, i);
+    return NULL;
+}
+
+static void thread_pool_for(void *pool, int64_t count, clsel_parallel_task task, void *task_context)
+{
+    (void)pool;
+    pool_call call = {0, count, task, task_context};
+    pthread_t helpers[3];
+    int started[3];
+    for (int h = 0; h < 3; ++h) started[h] = pthread_create(&helpers[h], NULL, pool_helper, &call) == 0;
+    pool_helper(&call);
+    for (int h = 0; h < 3; ++h)
+        if (started[h]) pthread_join(helpers[h], NULL);
+}
+
+/* Runs a case with the given options into `got` (guard bytes after the output) and
+ * compares it with the oracle. */
+static void run_cpu_case(const shared_case *sc, uint8_t *got, const clsel_cpu_options *opt, const char *how)
+{
+    const size_t bytes = (size_t)sc->data.out_count * sc->data.w;
+    memset(got, GUARD, bytes + GUARD_BYTES);
+    CHECK_OK(clsel_plan_run_cpu_options(sc->plan, sc->data.cond, sc->data.then_data, sc->data.else_data, got, opt));
+    CHECK_MSG(memcmp(got, sc->data.want, bytes) == 0, "CPU path (%s) differs from the oracle: %s", how, sc->text);
+    int guards_ok = 1;
+    for (size_t i = 0; i < GUARD_BYTES; ++i) guards_ok &= got[bytes + i] == GUARD;
+    CHECK_MSG(guards_ok, "CPU path (%s) wrote past the output: %s", how, sc->text);
+}
+
+/* A case of this thread's own: plan created here, while other threads do the same. A
+ * refusal must carry this thread's message, unchanged by what the others do. */
+static long own_case(rng *r, uint8_t *got)
+{
+    oracle_case c = random_case(r);
+    clsel_dtype dtype = all_dtypes[rng_below(r, 13)];
+    clsel_attrs a = random_case_attrs(&c);
+    clsel_shape out;
+    const int valid = oracle_shape(&c, &out);
+    clsel_plan *plan = NULL;
+    clsel_status st = clsel_plan_create(dtype, &c.shape[0], &c.shape[1], &c.shape[2], &a, &plan);
+    CHECK_MSG((st == CLSEL_SUCCESS) == valid, "oracle says %s, plan creation %s (%s)", valid ? "valid" : "invalid",
+              clsel_status_string(st), clsel_last_error());
+    if (st != CLSEL_SUCCESS) {
+        char message[1024];
+        snprintf(message, sizeof message, "%s", clsel_last_error());
+        CHECK_MSG(message[0] != '\0', "a refused plan left no message");
+        sched_yield(); /* let the other threads fail and succeed in between */
+        CHECK_MSG(strcmp(message, clsel_last_error()) == 0, "message changed by another thread: '%s' -> '%s'",
+                  message, clsel_last_error());
+        return 0;
+    }
+    shared_case sc;
+    memset(&sc, 0, sizeof sc);
+    sc.plan = plan;
+    test_data_make(&sc.data, plan, rng_next(r));
+    oracle_case oc = c;
+    oc.elem_size = sc.data.w;
+    oracle_select(&oc, &out, sc.data.cond, sc.data.then_data, sc.data.else_data, sc.data.want);
+    clsel_plan_describe(plan, sc.text, sizeof sc.text);
+    run_cpu_case(&sc, got, NULL, "own plan");
+    test_data_free(&sc.data);
+    clsel_plan_destroy(plan);
+    return 1;
+}
+
+static void *cpu_worker(void *arg)
+{
+    worker *w = arg;
+    const shared_state *s = w->shared;
+    rng r = {s->seed * 31 + (uint64_t)w->index + 1};
+    uint8_t *got = test_alloc(s->max_out_bytes + GUARD_BYTES);
+    for (int i = 0; i < s->runs; ++i) {
+        if (rng_below(&r, 3) == 0) {
+            w->done += own_case(&r, got);
+            continue;
+        }
+        const shared_case *sc = &s->cases[rng_below(&r, (uint64_t)(s->big >= 0 ? s->big : s->count))];
+        const clsel_cpu_options pool = {0, thread_pool_for, NULL};
+        const clsel_cpu_options two = {2, NULL, NULL};
+        const int how = (int)rng_below(&r, 3);
+        run_cpu_case(sc, got, how == 0 ? NULL : how == 1 ? &pool : &two, how == 1 ? "pool" : "options");
+        w->done++;
+    }
+    if (s->big >= 0) { /* once per thread: library threads started inside these threads */
+        const clsel_cpu_options four = {4, NULL, NULL};
+        run_cpu_case(&s->cases[s->big], got, &four, "4 library threads");
+        w->done++;
+    }
+    free(got);
+    return NULL;
+}
+
+/* ---- OpenCL ------------------------------------------------------------------------ */
+#ifdef TEST_OPENCL
+
+static void upload_shared(shared_state *s)
+{
+    for (int i = 0; i < s->count; ++i) {
+        shared_case *sc = &s->cases[i];
+        const size_t sizes[3] = {(size_t)sc->data.count[0], (size_t)sc->data.count[1] * sc->data.w,
+                                 (size_t)sc->data.count[2] * sc->data.w};
+        const void *host[3] = {sc->data.cond, sc->data.then_data, sc->data.else_data};
+        for (int k = 0; k < 3; ++k) sc->in[k] = test_cl_buffer(&s->cl, CL_MEM_READ_ONLY, sizes[k], host[k]);
+    }
+}
+
+static void release_shared(shared_state *s)
+{
+    for (int i = 0; i < s->count; ++i)
+        for (int k = 0; k < 3; ++k) clReleaseMemObject(s->cases[i].in[k]);
+}
+
+/* Own queue, own output buffer; every enqueue read back and compared. */
+static void *cl_worker(void *arg)
+{
+    worker *w = arg;
+    shared_state *s = w->shared;
+    rng r = {s->seed * 37 + (uint64_t)w->index + 1};
+    cl_int err = CL_SUCCESS;
+    cl_command_queue queue = clCreateCommandQueue(s->cl.context, s->cl.device, 0, &err);
+    CHECK_MSG(err == CL_SUCCESS, "clCreateCommandQueue failed: %d", err);
+    if (err != CL_SUCCESS) return NULL;
+    const size_t max_offset = 4 * 8;
+    cl_mem out = test_cl_buffer(&s->cl, CL_MEM_READ_WRITE, s->max_out_bytes + max_offset, NULL);
+    uint8_t *got = test_alloc(s->max_out_bytes);
+    for (int i = 0; i < s->runs; ++i) {
+        const shared_case *sc = &s->cases[rng_below(&r, (uint64_t)s->count)];
+        const size_t bytes = (size_t)sc->data.out_count * sc->data.w;
+        const size_t offset = rng_below(&r, 5) * sc->data.w;
+        cl_event done = NULL;
+        clsel_status st = clsel_cl_enqueue(s->cl.ctx, sc->plan, queue, sc->in[0], 0, sc->in[1], 0, sc->in[2], 0,
+                                           out, offset, 0, NULL, &done);
+        CHECK_MSG(st == CLSEL_SUCCESS, "clsel_cl_enqueue: %s (%s): %s", clsel_status_string(st),
+                  clsel_last_error(), sc->text);
+        if (st != CLSEL_SUCCESS) continue;
+        memset(got, 0xEE, bytes);
+        err = bytes ? clEnqueueReadBuffer(queue, out, CL_TRUE, offset, bytes, got, 1, &done, NULL)
+                    : clWaitForEvents(1, &done);
+        CHECK_MSG(err == CL_SUCCESS, "reading the output back failed: %d", err);
+        CHECK_MSG(memcmp(got, sc->data.want, bytes) == 0, "thread %d enqueue %d differs from the oracle: %s",
+                  w->index, i, sc->text);
+        clReleaseEvent(done);
+        w->done++;
+    }
+    free(got);
+    clReleaseMemObject(out);
+    clReleaseCommandQueue(queue);
+    return NULL;
+}
+
+/* Host memory through the shared runtime. */
+static void *runtime_worker(void *arg)
+{
+    worker *w = arg;
+    const shared_state *s = w->shared;
+    rng r = {s->seed * 41 + (uint64_t)w->index + 1};
+    uint8_t *got = test_alloc(s->max_out_bytes);
+    for (int i = 0; i < s->runs; ++i) {
+        const shared_case *sc = &s->cases[rng_below(&r, (uint64_t)s->count)];
+        const size_t bytes = (size_t)sc->data.out_count * sc->data.w;
+        memset(got, 0xEE, bytes);
+        CHECK_OK(clsel_runtime_run(s->runtime, sc->plan, sc->data.cond, sc->data.then_data, sc->data.else_data,
+                                   got));
+        CHECK_MSG(memcmp(got, sc->data.want, bytes) == 0, "runtime (thread %d) differs from the oracle: %s",
+                  w->index, sc->text);
+        w->done++;
+    }
+    free(got);
+    return NULL;
+}
+#endif
+
+/* Starts `threads` workers on `fn` and waits for them; the runs they compared. */
+static long run_workers(shared_state *s, int threads, void *(*fn)(void *))
+{
+    worker workers[MAX_THREADS];
+    long done = 0;
+    for (int t = 0; t < threads; ++t) {
+        workers[t] = (worker){0, s, t, 0};
+        if (pthread_create(&workers[t].thread, NULL, fn, &workers[t]) != 0) {
+            fprintf(stderr, "pthread_create failed for thread %d\n", t);
+            exit(2);
+        }
+    }
+    for (int t = 0; t < threads; ++t) {
+        pthread_join(workers[t].thread, NULL);
+        done += workers[t].done;
+    }
+    return done;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    const int threads = argc > 2 ? atoi(argv[2]) : 8;
+    static shared_state s; /* big: kept off the stack */
+    s.runs = argc > 3 ? atoi(argv[3]) : 1000;
+    s.seed = argc > 4 ? strtoull(argv[4], NULL, 10) : 20261122;
+    if (threads < 1 || threads > MAX_THREADS || s.runs < 1) {
+        fprintf(stderr, "usage: test_threads cpu|opencl [threads 1-%d] [runs] [seed]\n", MAX_THREADS);
+        return 2;
+    }
+    if (strcmp(mode, "cpu") == 0) {
+        make_shared(&s, 1);
+        long done = run_workers(&s, threads, cpu_worker);
+        printf("%d threads: %ld CPU runs compared (%d shared plans, the rest made by the threads)%s\n", threads,
+               done, s.count, s.big >= 0 ? ", one of them big enough for library threads" : "");
+        free_shared(&s);
+        return check_report("test_threads cpu");
+    }
+#ifdef TEST_OPENCL
+    if (strcmp(mode, "opencl") == 0) {
+        test_cl_open(&s.cl);
+        make_shared(&s, 0);
+        upload_shared(&s);
+        long done = run_workers(&s, threads, cl_worker);
+        printf("%d threads, one clsel_cl_context, own queues: %ld enqueues compared (%d shared plans)\n", threads,
+               done, s.count);
+        CHECK_OK(clsel_runtime_create(CLSEL_DEVICE_OPENCL, &s.runtime));
+        if (s.runtime) {
+            CHECK_OK(clsel_runtime_set_min_device_bytes(s.runtime, 0));
+            s.runs = s.runs / 10 + 1;
+            done = run_workers(&s, threads, runtime_worker);
+            clsel_testing_max_alloc(1000); /* most tensors now run in chunks */
+            done += run_workers(&s, threads, runtime_worker);
+            clsel_testing_max_alloc(0);
+            printf("%d threads, one runtime: %ld runs compared (half of them chunked)\n", threads, done);
+            CHECK_MSG(clsel_testing_rescues() == 0, "%ld runtime runs were rescued by the CPU path",
+                      clsel_testing_rescues());
+            clsel_runtime_destroy(s.runtime);
+        }
+        release_shared(&s);
+        free_shared(&s);
+        test_cl_close(&s.cl);
+        return check_report("test_threads opencl");
+    }
+#endif
+    fprintf(stderr, "usage: test_threads cpu|opencl [threads] [runs] [seed]\n");
+    return 2;
+}

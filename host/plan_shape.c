@@ -26,15 +26,14 @@ static clsel_status check_shape(const clsel_shape *shape, const char *name)
     if (shape->rank < 0 || shape->rank > CLSEL_MAX_RANK)
         return clsel_fail(CLSEL_ERROR_INVALID_SHAPE, "%s rank %d is outside 0..%d", name,
                           (int)shape->rank, CLSEL_MAX_RANK);
+    char s[CLSEL_SHAPE_TEXT_MAX];
     for (int32_t d = 0; d < shape->rank; ++d)
         if (shape->dims[d] < 0)
-            return clsel_fail(CLSEL_ERROR_INVALID_SHAPE, "%s dim %d is negative (%lld)", name,
-                              (int)d, (long long)shape->dims[d]);
-    if (plan_shape_count(shape) < 0) {
-        char s[CLSEL_SHAPE_TEXT_MAX];
+            return clsel_fail(CLSEL_ERROR_INVALID_SHAPE, "%s %s: dim %d is negative (%lld)", name,
+                              clsel_shape_text(shape, s), (int)d, (long long)shape->dims[d]);
+    if (plan_shape_count(shape) < 0)
         return clsel_fail(CLSEL_ERROR_OVERFLOW, "%s %s has more than 2^63-1 elements", name,
                           clsel_shape_text(shape, s));
-    }
     return CLSEL_SUCCESS;
 }
 

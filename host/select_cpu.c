@@ -87,11 +87,14 @@ clsel_status cpu_check_buffers(const clsel_plan *plan, const void *cond, const v
         size_t bytes = (size_t)plan->in_count[op] * (op == 0 ? 1 : plan->elem_size);
         if (!ranges_overlap(out, out_bytes, in[op], bytes)) continue;
         int in_place = op != 0 && out == in[op] && plan->in_count[op] == plan->out_count;
-        if (!in_place)
-            return clsel_fail(CLSEL_ERROR_BUFFER,
-                              "out overlaps %s: only an exact in-place output (out == then or "
-                              "out == else, with that input of the output's shape) is allowed",
-                              names[op]);
+        if (in_place) continue;
+        /* Where the two ranges meet, in bytes: what a caller needs to find the mistake. */
+        const uintptr_t o = (uintptr_t)out, i = (uintptr_t)in[op];
+        return clsel_fail(CLSEL_ERROR_BUFFER,
+                          "out (%zu bytes) overlaps %s (%zu bytes), starting %zu bytes %s it; only an exact "
+                          "in-place output (out == then or out == else, with that input of the output's shape) "
+                          "is allowed",
+                          out_bytes, names[op], bytes, (size_t)(o < i ? i - o : o - i), o < i ? "before" : "into");
     }
     return CLSEL_SUCCESS;
 }

@@ -345,12 +345,12 @@ static void test_failures(void)
     write_npy(path("big.npy"), CLSEL_U8, &big, zeros);
     snprintf(inputs, sizeof inputs, "'%s' '%s' '%s'", path("c35.npy"), path("big.npy"), path("big.npy"));
     expect_failure("shape mismatch", NULL, inputs,
-                   "clsel: numpy broadcast: cond {3,5} cannot be broadcast to {2,3,4,5}");
+                   "clsel: invalid shape: numpy broadcast: cond {3,5} cannot be broadcast to {2,3,4,5}");
     CHECK(strstr(err_text, "c35.npy") && strstr(err_text, "big.npy"));
     /* Without OpenCL, --device opencl fails and auto falls back to the CPU path. */
     snprintf(inputs, sizeof inputs, "%s --device opencl", ok3);
     expect_failure("no OpenCL", "CLSEL_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1", inputs,
-                   "clsel: --device opencl: cannot load the OpenCL library");
+                   "clsel: --device opencl: no OpenCL device: cannot load the OpenCL library");
     CHECK(run_tool("CLSEL_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1", "run %s -o '%s'", ok3, path("o.npy")) == 0);
     remove(path("o.npy"));
 

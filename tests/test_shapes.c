@@ -154,7 +154,7 @@ static void test_bad_input(void)
     bad_rank.rank = -1;
     CHECK_STATUS(clsel_infer_shape(&ok, &bad_rank, &ok, NULL, &out), CLSEL_ERROR_INVALID_SHAPE);
     CHECK(strstr(clsel_last_error(), "then rank -1"));
-    EXPECT_ERROR(NULL, SCALAR, SHAPE(2, -3), SHAPE(2, 3), CLSEL_ERROR_INVALID_SHAPE, "then dim 1 is negative (-3)");
+    EXPECT_ERROR(NULL, SCALAR, SHAPE(2, -3), SHAPE(2, 3), CLSEL_ERROR_INVALID_SHAPE, "then {2,-3}: dim 1 is negative (-3)");
     EXPECT_ERROR(NULL, SCALAR, SHAPE(INT64_MAX / 2, 4), SCALAR, CLSEL_ERROR_OVERFLOW, "then {4611686018427387903,4}");
     EXPECT_ERROR(NULL, SCALAR, SHAPE(1ll << 40, 1), SHAPE(1, 1ll << 40), CLSEL_ERROR_OVERFLOW,
                  "output {1099511627776,1099511627776} has more than 2^63-1 elements");

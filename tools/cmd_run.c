@@ -136,19 +136,21 @@ static int run_select(const run_options *o, npy_array in[3])
     static const char *const names[3] = {"cond", "then", "else"};
     char shapes[3][CLI_SHAPE_TEXT_MAX], out_text[CLI_SHAPE_TEXT_MAX];
     for (int k = 0; k < 3; ++k) cli_shape_text(&in[k].shape, shapes[k]);
-    if (clsel_check_dtypes(in[0].dtype, in[1].dtype, in[2].dtype) != CLSEL_SUCCESS)
-        return cli_fail("%s (cond %s, then %s, else %s)", clsel_last_error(), o->inputs[0], o->inputs[1],
-                        o->inputs[2]);
-    clsel_plan *plan = NULL;
-    clsel_status st = clsel_plan_create(in[1].dtype, &in[0].shape, &in[1].shape, &in[2].shape, &o->attrs, &plan);
+    clsel_status st = clsel_check_dtypes(in[0].dtype, in[1].dtype, in[2].dtype);
     if (st != CLSEL_SUCCESS)
-        return cli_fail("%s [cond %s, then %s, else %s]", clsel_last_error(), o->inputs[0], o->inputs[1],
-                        o->inputs[2]);
+        return cli_fail("%s: %s (cond %s, then %s, else %s)", clsel_status_string(st), clsel_last_error(),
+                        o->inputs[0], o->inputs[1], o->inputs[2]);
+    clsel_plan *plan = NULL;
+    st = clsel_plan_create(in[1].dtype, &in[0].shape, &in[1].shape, &in[2].shape, &o->attrs, &plan);
+    if (st != CLSEL_SUCCESS)
+        return cli_fail("%s: %s [cond %s, then %s, else %s]", clsel_status_string(st), clsel_last_error(),
+                        o->inputs[0], o->inputs[1], o->inputs[2]);
     clsel_runtime *rt = NULL;
     st = clsel_runtime_create(o->device, &rt);
     if (st != CLSEL_SUCCESS) {
         clsel_plan_destroy(plan);
-        return cli_fail("--device %s: %s", o->device == CLSEL_DEVICE_OPENCL ? "opencl" : "auto", clsel_last_error());
+        return cli_fail("--device %s: %s: %s", o->device == CLSEL_DEVICE_OPENCL ? "opencl" : "auto",
+                        clsel_status_string(st), clsel_last_error());
     }
     if (o->device == CLSEL_DEVICE_OPENCL) clsel_runtime_set_min_device_bytes(rt, 0); /* asked for by name */
     npy_array result;

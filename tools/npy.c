@@ -104,14 +104,20 @@ static int parse_shape(cursor *c, clsel_shape *shape, const char *name, char *er
     if (!accept(c, '(')) return fail(err, err_size, name, "malformed header: 'shape' is not a tuple");
     while (!accept(c, ')')) {
         skip_space(c);
+        /* What stands where the dimension should be, for the messages: up to the next
+         * ',' or ')' (at most 24 characters; the header is not NUL-terminated). */
+        int shown = 0;
+        while (shown < 24 && c->p + shown < c->end && c->p[shown] != ',' && c->p[shown] != ')') ++shown;
         if (c->p >= c->end || *c->p < '0' || *c->p > '9')
-            return fail(err, err_size, name, "malformed header: bad dimension in 'shape'");
-        /* Digits by hand: the header is not NUL-terminated, so strtoll could read on
-         * past it (found by tests/fuzz/fuzz_npy.c). */
+            return fail(err, err_size, name, "malformed header: '%.*s' in 'shape' is not a dimension (0 or more)",
+                        shown, c->p);
+        /* Digits by hand: strtoll could read on past the header (found by
+         * tests/fuzz/fuzz_npy.c). */
         int64_t dim = 0;
-        for (; c->p < c->end && *c->p >= '0' && *c->p <= '9'; ++c->p) {
+        for (const char *start = c->p; c->p < c->end && *c->p >= '0' && *c->p <= '9'; ++c->p) {
             if (dim > (INT64_MAX - (*c->p - '0')) / 10)
-                return fail(err, err_size, name, "malformed header: dimension out of range in 'shape'");
+                return fail(err, err_size, name, "malformed header: dimension '%.*s' in 'shape' is past 2^63-1",
+                            shown, start);
             dim = dim * 10 + (*c->p - '0');
         }
         if (c->p < c->end && (*c->p == 'L' || *c->p == 'l')) ++c->p; /* Python 2 longs */
@@ -219,8 +225,12 @@ int npy_parse(const unsigned char *file, size_t size, const char *name, npy_arra
         count *= dim;
     }
     if (overflow || count > (uint64_t)INT64_MAX || count > SIZE_MAX / w) {
+        char shape[CLI_SHAPE_TEXT_MAX];
+        cli_shape_text(&out->shape, shape);
+        const char *descr = npy_descr(out->dtype);
         memset(out, 0, sizeof *out);
-        return fail(err, err_size, name, "the shape in the header is too large");
+        return fail(err, err_size, name, "the shape %s %s in the header is too large: its %s overflows", descr, shape,
+                    overflow || count > (uint64_t)INT64_MAX ? "element count" : "byte size");
     }
     size_t data_size = size - header_start - header_len, want = (size_t)count * w;
     if (data_size != want) {

@@ -134,10 +134,10 @@ def version():
     return _version().decode()
 
 
-def _shape(dims):
+def _shape(dims, name):
     dims = tuple(int(d) for d in dims)
-    if len(dims) > MAX_RANK:
-        raise ClselError("CLSEL_ERROR_INVALID_SHAPE", f"rank {len(dims)} is outside 0..{MAX_RANK}")
+    if len(dims) > MAX_RANK:  # a clsel_shape has no room for it: say so as the library would
+        raise ClselError("CLSEL_ERROR_INVALID_SHAPE", f"{name} rank {len(dims)} is outside 0..{MAX_RANK}")
     shape = _Shape()
     shape.rank = len(dims)
     for i, d in enumerate(dims):
@@ -157,13 +157,19 @@ def _attrs(broadcast, axis, cond_broadcast):
 def infer_shape(cond_shape, then_shape, else_shape, broadcast="numpy", axis=-1, cond_broadcast="one-way"):
     """The output shape Select gives for these input shapes (a tuple), or ClselError."""
     out = _Shape()
-    _check(_infer_shape(_shape(cond_shape), _shape(then_shape), _shape(else_shape),
+    _check(_infer_shape(_shape(cond_shape, "cond"), _shape(then_shape, "then"), _shape(else_shape, "else"),
                         _attrs(broadcast, axis, cond_broadcast), out))
     return tuple(out.dims[i] for i in range(out.rank))
 
 
-def _dtype_code(array):
-    return DTYPES.get(array.dtype.name, 0)
+def _dtype_code(array, name):
+    """The clsel_dtype of an array; a dtype clsel has no enum for is refused by name here,
+    where it is still known (the library would only see an unknown number)."""
+    code = DTYPES.get(array.dtype.name)
+    if code is None:
+        raise ClselError("CLSEL_ERROR_INVALID_DTYPE",
+                         f"{name} dtype {array.dtype.name} is not supported (supported: {', '.join(DTYPES)})")
+    return code
 
 
 def _dense(value):
@@ -220,10 +226,11 @@ def select(cond, then, else_, broadcast="numpy", axis=-1, cond_broadcast="one-wa
     than 1 MiB take the CPU path), "cpu" or "opencl" (every run on the device).
     """
     cond, then, else_ = _dense(cond), _dense(then), _dense(else_)
-    _check(_check_dtypes(_dtype_code(cond), _dtype_code(then), _dtype_code(else_)))
+    codes = [_dtype_code(a, name) for a, name in ((cond, "cond"), (then, "then"), (else_, "else"))]
+    _check(_check_dtypes(*codes))
     plan = _P()
-    _check(_plan_create(_dtype_code(then), _shape(cond.shape), _shape(then.shape), _shape(else_.shape),
-                        _attrs(broadcast, axis, cond_broadcast), ctypes.byref(plan)))
+    shapes = [_shape(a.shape, name) for a, name in ((cond, "cond"), (then, "then"), (else_, "else"))]
+    _check(_plan_create(codes[1], *shapes, _attrs(broadcast, axis, cond_broadcast), ctypes.byref(plan)))
     try:
         shape = _plan_output_shape(plan).contents
         out = np.empty(tuple(shape.dims[i] for i in range(shape.rank)), dtype=then.dtype)

@@ -63,7 +63,7 @@ def test_errors():
         clsel.select(np.ones(3, bool), np.zeros(3), np.zeros(3), device="tpu")
     with pytest.raises(clsel.ClselError, match="CLSEL_ERROR_INVALID_ARGUMENT: pdpd broadcast: axis -2 is invalid"):
         clsel.select(np.ones(3, bool), np.zeros(3), np.zeros(3), broadcast="pdpd", axis=-2)
-    with pytest.raises(clsel.ClselError, match="CLSEL_ERROR_INVALID_SHAPE: rank 9"):
+    with pytest.raises(clsel.ClselError, match="CLSEL_ERROR_INVALID_SHAPE: cond rank 9"):
         clsel.infer_shape((1,) * 9, (), ())
 
 

@@ -216,12 +216,15 @@ int npy_parse(const unsigned char *file, size_t size, const char *name, npy_arra
         return -1;
     }
     size_t w = clsel_dtype_size(out->dtype);
+    /* A 0 dim anywhere makes the array empty, whatever the other dims multiply to, so
+     * look for one before multiplying. */
     uint64_t count = 1;
     int overflow = 0;
-    for (int d = 0; d < out->shape.rank; ++d) {
+    for (int d = 0; d < out->shape.rank; ++d)
+        if (out->shape.dims[d] == 0) count = 0;
+    for (int d = 0; d < out->shape.rank && count; ++d) {
         uint64_t dim = (uint64_t)out->shape.dims[d];
-        if (dim == 0) count = 0;
-        if (count && dim > UINT64_MAX / count) overflow = 1;
+        if (dim > UINT64_MAX / count) overflow = 1;
         count *= dim;
     }
     if (overflow || count > (uint64_t)INT64_MAX || count > SIZE_MAX / w) {

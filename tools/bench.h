@@ -83,4 +83,19 @@ double bench_median(double *samples, int count);
 void bench_finish(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes);
 void bench_progress(const bench_report *report, const bench_result *r);
 
+/* A case's host inputs at its plan's sizes (each with a spare byte, so none is empty). */
+typedef struct bench_inputs {
+    uint8_t *cond;
+    void *then_data, *else_data;
+    size_t bytes[3]; /* cond, then, else */
+} bench_inputs;
+
+/* Starts r for case c and makes the case's plan at the run's sizes; NULL, with the
+ * library's message in r->error, when the plan is refused. */
+clsel_plan *bench_case_plan(const bench_options *o, const bench_case *c, bench_result *r);
+/* Allocates and fills (bench_fill) the plan's inputs and sets r->elements and r->bytes;
+ * nonzero when out of memory (then nothing needs freeing but the plan). */
+int bench_inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs *in, bench_result *r);
+void bench_inputs_free(bench_inputs *in);
+
 #endif

@@ -137,31 +137,15 @@ static double timed_copy(cl_env *env)
 
 static void run_case(const bench_options *o, cl_env *env, const bench_case *c, bench_result *r)
 {
-    const clsel_shape *shapes = o->quick ? c->quick : c->full;
-    clsel_attrs attrs = bench_attrs(c);
-    clsel_plan *plan = NULL;
-    memset(r, 0, sizeof *r);
-    r->c = c;
-    r->shapes = shapes;
-    if (clsel_plan_create(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan) != CLSEL_SUCCESS) {
-        snprintf(r->error, sizeof r->error, "%s", clsel_last_error());
-        return;
-    }
-    const size_t w = clsel_dtype_size(c->dtype);
-    const size_t sizes[3] = {(size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_COND),
-                             (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_THEN) * w,
-                             (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_ELSE) * w};
-    r->elements = clsel_plan_output_count(plan);
-    uint8_t *cond = malloc(sizes[0] + 1);
-    void *t = malloc(sizes[1] + 1), *e = malloc(sizes[2] + 1);
+    clsel_plan *plan = bench_case_plan(o, c, r);
+    if (!plan) return;
+    bench_inputs in = {NULL, NULL, NULL, {0, 0, 0}};
     double *samples = calloc((size_t)o->repeat, sizeof *samples);
     cl_mem mem[4] = {NULL, NULL, NULL, NULL};
-    if (cond && t && e && samples) {
-        bench_fill(c, plan, cond, t, e);
-        r->bytes = bench_bytes(plan, cond);
-        mem[0] = upload(env, cond, sizes[0]);
-        mem[1] = upload(env, t, sizes[1]);
-        mem[2] = upload(env, e, sizes[2]);
+    if (samples && bench_inputs_make(c, plan, &in, r) == 0) {
+        mem[0] = upload(env, in.cond, in.bytes[0]);
+        mem[1] = upload(env, in.then_data, in.bytes[1]);
+        mem[2] = upload(env, in.else_data, in.bytes[2]);
         mem[3] = upload(env, NULL, clsel_plan_output_bytes(plan));
     }
     double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
@@ -188,9 +172,7 @@ static void run_case(const bench_options *o, cl_env *env, const bench_case *c, b
     free(copy_samples);
     for (int i = 0; i < 4; ++i)
         if (mem[i]) clReleaseMemObject(mem[i]);
-    free(cond);
-    free(t);
-    free(e);
+    bench_inputs_free(&in);
     free(samples);
     clsel_plan_destroy(plan);
 }

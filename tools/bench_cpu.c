@@ -74,38 +74,25 @@ static double timed_memcpy(const copy_buffers *copy, int threads)
 
 static void run_case(const bench_options *o, const copy_buffers *copy, const bench_case *c, bench_result *r)
 {
-    const clsel_shape *shapes = o->quick ? c->quick : c->full;
-    clsel_attrs attrs = bench_attrs(c);
-    clsel_plan *plan = NULL;
-    memset(r, 0, sizeof *r);
-    r->c = c;
-    r->shapes = shapes;
-    if (clsel_plan_create(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan) != CLSEL_SUCCESS) {
-        snprintf(r->error, sizeof r->error, "%s", clsel_last_error());
-        return;
-    }
-    const size_t w = clsel_dtype_size(c->dtype);
-    r->elements = clsel_plan_output_count(plan);
-    uint8_t *cond = malloc((size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_COND) + 1);
-    void *t = malloc((size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_THEN) * w + 1);
-    void *e = malloc((size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_ELSE) * w + 1);
+    clsel_plan *plan = bench_case_plan(o, c, r);
+    if (!plan) return;
+    bench_inputs in = {NULL, NULL, NULL, {0, 0, 0}};
     void *out = malloc(clsel_plan_output_bytes(plan) + 1);
     double *samples = calloc((size_t)o->repeat, sizeof *samples);
     double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
-    if (!cond || !t || !e || !out || !samples || !copy_samples) {
+    if (!out || !samples || !copy_samples || bench_inputs_make(c, plan, &in, r) != 0) {
         snprintf(r->error, sizeof r->error, "out of memory");
     } else {
-        bench_fill(c, plan, cond, t, e);
-        r->bytes = bench_bytes(plan, cond);
         clsel_cpu_options cpu = {o->threads, NULL, NULL};
         double t0 = bench_now_ms();
-        clsel_status st = clsel_plan_run_cpu_options(plan, cond, t, e, out, &cpu);
+        clsel_status st = clsel_plan_run_cpu_options(plan, in.cond, in.then_data, in.else_data, out, &cpu);
         r->first_call_ms = bench_now_ms() - t0;
-        for (int k = 0; k < 2 && st == CLSEL_SUCCESS; ++k) st = clsel_plan_run_cpu_options(plan, cond, t, e, out, &cpu);
+        for (int k = 0; k < 2 && st == CLSEL_SUCCESS; ++k)
+            st = clsel_plan_run_cpu_options(plan, in.cond, in.then_data, in.else_data, out, &cpu);
         const int interleave = bench_interleaved(r->bytes);
         for (int k = 0; k < o->repeat && st == CLSEL_SUCCESS; ++k) {
             double s = bench_now_ms();
-            st = clsel_plan_run_cpu_options(plan, cond, t, e, out, &cpu);
+            st = clsel_plan_run_cpu_options(plan, in.cond, in.then_data, in.else_data, out, &cpu);
             samples[k] = bench_now_ms() - s;
             if (interleave) copy_samples[k] = timed_memcpy(copy, o->threads);
         }
@@ -115,9 +102,7 @@ static void run_case(const bench_options *o, const copy_buffers *copy, const ben
         else
             bench_finish(r, samples, copy_samples, o->repeat, copy->bytes);
     }
-    free(cond);
-    free(t);
-    free(e);
+    bench_inputs_free(&in);
     free(out);
     free(samples);
     free(copy_samples);

@@ -63,6 +63,46 @@ void bench_finish(bench_result *r, double *samples, double *copy_samples, int co
     r->pct_of_copy = r->copy_gbps > 0 ? 100.0 * r->gbps / r->copy_gbps : 0;
 }
 
+clsel_plan *bench_case_plan(const bench_options *o, const bench_case *c, bench_result *r)
+{
+    const clsel_shape *shapes = o->quick ? c->quick : c->full;
+    clsel_attrs attrs = bench_attrs(c);
+    clsel_plan *plan = NULL;
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    r->shapes = shapes;
+    if (clsel_plan_create(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan) != CLSEL_SUCCESS)
+        snprintf(r->error, sizeof r->error, "%s", clsel_last_error());
+    return plan;
+}
+
+int bench_inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs *in, bench_result *r)
+{
+    const size_t w = clsel_dtype_size(c->dtype);
+    in->bytes[0] = (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_COND);
+    in->bytes[1] = (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_THEN) * w;
+    in->bytes[2] = (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_ELSE) * w;
+    in->cond = malloc(in->bytes[0] + 1);
+    in->then_data = malloc(in->bytes[1] + 1);
+    in->else_data = malloc(in->bytes[2] + 1);
+    r->elements = clsel_plan_output_count(plan);
+    if (!in->cond || !in->then_data || !in->else_data) {
+        bench_inputs_free(in);
+        return -1;
+    }
+    bench_fill(c, plan, in->cond, in->then_data, in->else_data);
+    r->bytes = bench_bytes(plan, in->cond);
+    return 0;
+}
+
+void bench_inputs_free(bench_inputs *in)
+{
+    free(in->cond);
+    free(in->then_data);
+    free(in->else_data);
+    memset(in, 0, sizeof *in);
+}
+
 void bench_progress(const bench_report *report, const bench_result *r)
 {
     if (*r->error)

@@ -114,6 +114,14 @@ static void write_npy(const char *file, clsel_dtype t, const clsel_shape *s, con
     write_npy_raw(file, 1, descr_of(t), "False", s, data, (size_t)shape_count(s) * clsel_dtype_size(t));
 }
 
+/* Writes exactly these bytes (a file no .npy writer would make). */
+static void write_bytes(const char *file, const char *bytes, size_t count)
+{
+    FILE *f = fopen(file, "wb");
+    fwrite(bytes, 1, count, f);
+    fclose(f);
+}
+
 /* Reads the data of a .npy file and checks its header names `descr` and `shape_text`. */
 static int read_npy(const char *file, const char *descr, const char *shape_text, void *data, size_t bytes)
 {
@@ -295,23 +303,15 @@ static void test_failures(void)
 
     remove(path("bad.npy"));
     BAD_THEN("missing file", "cannot open");
-    FILE *f = fopen(path("bad.npy"), "wb");
-    fwrite("\x93NUMPY", 1, 6, f);
-    fclose(f);
+    write_bytes(path("bad.npy"), "\x93NUMPY", 6);
     BAD_THEN("truncated magic", "truncated file");
-    f = fopen(path("bad.npy"), "wb");
-    fwrite("PK\x03\x04 not numpy at all, just some zip-like bytes", 1, 44, f);
-    fclose(f);
+    write_bytes(path("bad.npy"), "PK\x03\x04 not numpy at all, just some zip-like bytes", 44);
     BAD_THEN("bad magic", "bad magic");
-    f = fopen(path("bad.npy"), "wb");
-    fwrite("\x93NUMPY\x01\x00\x40\x00{'descr': '<f4'", 1, 25, f);
-    fclose(f);
+    write_bytes(path("bad.npy"), "\x93NUMPY\x01\x00\x40\x00{'descr': '<f4'", 25);
     BAD_THEN("truncated header", "truncated file (header of 64 bytes");
     write_npy_raw(path("bad.npy"), 1, "<f4", "False, 'shape': [2, 2]", &s, v, 16);
     BAD_THEN("malformed header", "malformed header");
-    f = fopen(path("bad.npy"), "wb");
-    fwrite("\x93NUMPY\x04\x00\x10\x00\x00\x00", 1, 12, f);
-    fclose(f);
+    write_bytes(path("bad.npy"), "\x93NUMPY\x04\x00\x10\x00\x00\x00", 12);
     BAD_THEN("unknown version", "unsupported .npy version 4.0");
     write_npy_raw(path("bad.npy"), 1, ">f4", "False", &s, v, 16);
     BAD_THEN("big-endian", "big-endian data ('>f4') is not supported");
@@ -328,7 +328,7 @@ static void test_failures(void)
     write_npy_raw(path("bad.npy"), 1, "<f4", "False", &s, v, 12);
     BAD_THEN("short data", "data size does not match the header: <f4 {2,2} needs 16 bytes, the file holds 12");
     write_npy_raw(path("bad.npy"), 3, "<f4", "False", &s, v, 16);
-    f = fopen(path("bad.npy"), "ab");
+    FILE *f = fopen(path("bad.npy"), "ab");
     fputc(0, f);
     fclose(f);
     BAD_THEN("long data", "the file holds 17");

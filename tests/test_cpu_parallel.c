@@ -11,8 +11,6 @@
 #include "testing.h"
 #include "test_util.h"
 
-#define GUARD 0x5A
-#define GUARD_BYTES 64
 
 /* A pool that runs the tasks on the calling thread, last index first, and records what
  * it was asked to do. */
@@ -44,16 +42,6 @@ typedef struct big_case {
     int tiled;            /* whether the CPU path walks its rows tile by tile */
 } big_case;
 
-static int run_and_compare(const clsel_plan *plan, const test_data *d, uint8_t *got, const clsel_cpu_options *opt)
-{
-    const size_t bytes = (size_t)d->out_count * d->w;
-    memset(got, GUARD, bytes + GUARD_BYTES);
-    if (clsel_plan_run_cpu_options(plan, d->cond, d->then_data, d->else_data, got, opt) != CLSEL_SUCCESS) return 0;
-    for (size_t i = 0; i < GUARD_BYTES; ++i)
-        if (got[bytes + i] != GUARD) return 0;
-    return memcmp(got, d->want, bytes) == 0;
-}
-
 static void check_case(const big_case *c, uint64_t seed)
 {
     oracle_case oc;
@@ -72,22 +60,22 @@ static void check_case(const big_case *c, uint64_t seed)
     test_data d;
     test_data_make(&d, plan, seed);
     oracle_select(&oc, &out_shape, d.cond, d.then_data, d.else_data, d.want);
-    uint8_t *got = test_alloc((size_t)d.out_count * d.w + GUARD_BYTES);
+    uint8_t *got = test_alloc((size_t)d.out_count * d.w + TEST_GUARD_BYTES);
 
     for (int portable = 0; portable < 2; ++portable) {
         clsel_testing_portable_cpu(portable);
         const char *loops = portable ? "portable" : "default";
-        CHECK_MSG(run_and_compare(plan, &d, got, NULL), "%s (%s loops): no options", c->name, loops);
+        CHECK_MSG(test_cpu_run_matches(plan, &d, got, NULL), "%s (%s loops): no options", c->name, loops);
         static const int32_t thread_counts[] = {0, 1, 2, 3, 7, 1000};
         for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; ++k) {
             clsel_cpu_options opt = {thread_counts[k], NULL, NULL};
-            CHECK_MSG(run_and_compare(plan, &d, got, &opt), "%s (%s loops): %d threads", c->name, loops,
+            CHECK_MSG(test_cpu_run_matches(plan, &d, got, &opt), "%s (%s loops): %d threads", c->name, loops,
                       (int)thread_counts[k]);
         }
         serial_pool pool;
         memset(&pool, 0, sizeof pool);
         clsel_cpu_options opt = {4, serial_parallel_for, &pool};
-        CHECK_MSG(run_and_compare(plan, &d, got, &opt), "%s (%s loops): caller's pool", c->name, loops);
+        CHECK_MSG(test_cpu_run_matches(plan, &d, got, &opt), "%s (%s loops): caller's pool", c->name, loops);
         CHECK_MSG(pool.calls <= 1 && !pool.repeated && pool.count <= 256, "%s: pool asked %d times for %lld tasks",
                   c->name, pool.calls, (long long)pool.count);
     }

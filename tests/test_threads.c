@@ -27,7 +27,7 @@
 #endif
 
 /* Random shared plans, plus two of pool size and one of library-thread size. */
-enum { SHARED_PLANS = 48, EXTRA_PLANS = 3, MAX_THREADS = 64, GUARD_BYTES = 64, GUARD = 0x5A };
+enum { SHARED_PLANS = 48, EXTRA_PLANS = 3, MAX_THREADS = 64 };
 
 /* A plan every thread uses, with its inputs and the oracle's output. */
 typedef struct shared_case {
@@ -59,6 +59,16 @@ typedef struct worker {
     long done; /* runs or enqueues compared with the oracle */
 } worker;
 
+/* Inputs and the oracle's output (of shape `out`) for the case whose plan sc->plan is. */
+static void make_data(shared_case *sc, const oracle_case *c, const clsel_shape *out, uint64_t seed)
+{
+    test_data_make(&sc->data, sc->plan, seed);
+    oracle_case oc = *c;
+    oc.elem_size = sc->data.w;
+    oracle_select(&oc, out, sc->data.cond, sc->data.then_data, sc->data.else_data, sc->data.want);
+    clsel_plan_describe(sc->plan, sc->text, sizeof sc->text);
+}
+
 /* Plan, data and oracle output for a case; 0 when the case is not valid. */
 static int prepare(shared_case *sc, const oracle_case *c, clsel_dtype dtype, uint64_t seed)
 {
@@ -69,11 +79,7 @@ static int prepare(shared_case *sc, const oracle_case *c, clsel_dtype dtype, uin
         CHECK_MSG(0, "plan the oracle accepts was refused: %s", clsel_last_error());
         return 0;
     }
-    test_data_make(&sc->data, sc->plan, seed);
-    oracle_case oc = *c;
-    oc.elem_size = sc->data.w;
-    oracle_select(&oc, &out, sc->data.cond, sc->data.then_data, sc->data.else_data, sc->data.want);
-    clsel_plan_describe(sc->plan, sc->text, sizeof sc->text);
+    make_data(sc, c, &out, seed);
     return 1;
 }
 
@@ -169,17 +175,12 @@ static void thread_pool_for(void *pool, int64_t count, clsel_parallel_task task,
         if (started[h]) pthread_join(helpers[h], NULL);
 }
 
-/* Runs a case with the given options into `got` (guard bytes after the output) and
- * compares it with the oracle. */
+/* Runs a case with the given options and compares it with the oracle. */
 static void run_cpu_case(const shared_case *sc, uint8_t *got, const clsel_cpu_options *opt, const char *how)
 {
-    const size_t bytes = (size_t)sc->data.out_count * sc->data.w;
-    memset(got, GUARD, bytes + GUARD_BYTES);
-    CHECK_OK(clsel_plan_run_cpu_options(sc->plan, sc->data.cond, sc->data.then_data, sc->data.else_data, got, opt));
-    CHECK_MSG(memcmp(got, sc->data.want, bytes) == 0, "CPU path (%s) differs from the oracle: %s", how, sc->text);
-    int guards_ok = 1;
-    for (size_t i = 0; i < GUARD_BYTES; ++i) guards_ok &= got[bytes + i] == GUARD;
-    CHECK_MSG(guards_ok, "CPU path (%s) wrote past the output: %s", how, sc->text);
+    CHECK_MSG(test_cpu_run_matches(sc->plan, &sc->data, got, opt),
+              "CPU path (%s) failed, differs from the oracle or wrote past the output: %s (%s)", how, sc->text,
+              clsel_last_error());
 }
 
 /* A case of this thread's own: plan created here, while other threads do the same. A
@@ -207,11 +208,7 @@ static long own_case(rng *r, uint8_t *got)
     shared_case sc;
     memset(&sc, 0, sizeof sc);
     sc.plan = plan;
-    test_data_make(&sc.data, plan, rng_next(r));
-    oracle_case oc = c;
-    oc.elem_size = sc.data.w;
-    oracle_select(&oc, &out, sc.data.cond, sc.data.then_data, sc.data.else_data, sc.data.want);
-    clsel_plan_describe(plan, sc.text, sizeof sc.text);
+    make_data(&sc, &c, &out, rng_next(r));
     run_cpu_case(&sc, got, NULL, "own plan");
     test_data_free(&sc.data);
     clsel_plan_destroy(plan);
@@ -223,7 +220,7 @@ static void *cpu_worker(void *arg)
     worker *w = arg;
     const shared_state *s = w->shared;
     rng r = {s->seed * 31 + (uint64_t)w->index + 1};
-    uint8_t *got = test_alloc(s->max_out_bytes + GUARD_BYTES);
+    uint8_t *got = test_alloc(s->max_out_bytes + TEST_GUARD_BYTES);
     for (int i = 0; i < s->runs; ++i) {
         if (rng_below(&r, 3) == 0) {
             w->done += own_case(&r, got);

@@ -111,3 +111,14 @@ void test_data_free(test_data *d)
     free(d->want);
     free(d->got);
 }
+
+int test_cpu_run_matches(const clsel_plan *plan, const test_data *d, uint8_t *got, const clsel_cpu_options *opt)
+{
+    enum { GUARD = 0x5A };
+    const size_t bytes = (size_t)d->out_count * d->w;
+    memset(got, GUARD, bytes + TEST_GUARD_BYTES);
+    if (clsel_plan_run_cpu_options(plan, d->cond, d->then_data, d->else_data, got, opt) != CLSEL_SUCCESS) return 0;
+    for (size_t i = 0; i < TEST_GUARD_BYTES; ++i)
+        if (got[bytes + i] != GUARD) return 0;
+    return memcmp(got, d->want, bytes) == 0;
+}

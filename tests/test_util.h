@@ -46,6 +46,12 @@ typedef struct test_data {
 void test_data_make(test_data *d, const clsel_plan *plan, uint64_t seed);
 void test_data_free(test_data *d);
 
+/* Runs d's plan on the CPU path with `opt` (NULL: defaults) into `got`, which holds the
+ * output and TEST_GUARD_BYTES more; 1 when the call succeeded, the output equals d->want
+ * bit for bit, and the guard bytes after it are untouched. */
+enum { TEST_GUARD_BYTES = 64 };
+int test_cpu_run_matches(const clsel_plan *plan, const test_data *d, uint8_t *got, const clsel_cpu_options *opt);
+
 /* malloc that never returns NULL for size 0 and aborts the test on failure. */
 void *test_alloc(size_t size);
 

@@ -20,7 +20,9 @@ except ImportError:
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, os.path.join(HERE, "conformance"))
 import clsel  # noqa: E402
+from cases import CLSEL_NAMES  # noqa: E402  (numpy dtype name -> clsel's)
 
 OPERANDS = ("cond", "then", "else")
 failures = []
@@ -38,10 +40,9 @@ def shape_of(value):
 
 
 def dtype_of(row, key):
-    """numpy dtype for a clsel dtype name (cond defaults to bool, else to then's)."""
-    names = {"boolean": "bool", "u8": "uint8", "i8": "int8", "u16": "uint16", "i16": "int16",
-             "f16": "float16", "u32": "uint32", "i32": "int32", "f32": "float32", "u64": "uint64",
-             "i64": "int64", "f64": "float64"}
+    """numpy dtype for a clsel dtype name (cond defaults to bool, else to then's); names
+    clsel does not know (complex64) pass through to numpy."""
+    names = {clsel_name: numpy_name for numpy_name, clsel_name in CLSEL_NAMES.items()}
     default = {"cond_dtype": "boolean", "dtype": "f32", "else_dtype": row.get("dtype", "f32")}[key]
     name = row.get(key, default)
     return np.dtype(names.get(name, name))

@@ -282,8 +282,8 @@ CLSEL_API const char *clsel_runtime_fallback_reason(const clsel_runtime *rt);
  * allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), stream through the device in chunks of the
  * output of at most 4 MiB, each uploading only the slices of the inputs it reads, on two
  * queues so that transfers and kernels can overlap; if the device fails part-way
- * through those, the run is completed on the CPU path. Safe to call from several threads at once on one
- * runtime. */
+ * through those, the run is completed on the CPU path. Safe to call from several
+ * threads at once on one runtime. */
 CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
                                          const void *then_data, const void *else_data, void *out);
 
@@ -291,7 +291,7 @@ CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *pl
  * the CPU path whatever the runtime's device: below it the OpenCL round trip's fixed
  * cost (four buffers, a launch, a blocking read) exceeds the whole CPU run, which
  * moves 1 MiB in under 20 us: measured with `clsel bench --thresholds`
- * (docs/performance.md), the round trip costs 0.04-0.4 ms on PoCL at any size. */
+ * (docs/performance.md), the round trip costs 0.1-0.4 ms on PoCL even for one element. */
 #define CLSEL_RUNTIME_MIN_DEVICE_BYTES ((uint64_t)1 << 20)
 
 /* Sets that size for this runtime (0: every run on the device). Set it before sharing

@@ -15,6 +15,8 @@ typedef struct bench_options {
     int thresholds;         /* also measure the size thresholds (--thresholds) */
     const char **only;      /* case names to run (NULL: all) */
     size_t only_count;
+    int sweep;              /* random broadcast patterns to draw and time (--sweep N) */
+    uint64_t seed;          /* the sweep's seed (--seed S) */
 } bench_options;
 
 typedef struct bench_result {
@@ -27,6 +29,9 @@ typedef struct bench_result {
     char error[256]; /* non-empty when the case could not run */
 } bench_result;
 
+/* Results one report holds: the named cases, or a sweep's patterns (--sweep N caps N). */
+enum { BENCH_MAX_RESULTS = 1000 };
+
 typedef struct bench_report {
     char device[256];
     const char *kind; /* "opencl" or "cpu" */
@@ -36,7 +41,7 @@ typedef struct bench_report {
     char copy_method[160]; /* which copy was best, and each copy's figure */
     double build_first_ms, build_again_ms; /* OpenCL program build, first and second */
     double enqueue_us;                     /* median host cost of one clsel_cl_enqueue */
-    bench_result results[64];
+    bench_result results[BENCH_MAX_RESULTS];
     size_t count;
 } bench_report;
 
@@ -97,5 +102,38 @@ clsel_plan *bench_case_plan(const bench_options *o, const bench_case *c, bench_r
  * nonzero when out of memory (then nothing needs freeing but the plan). */
 int bench_inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs *in, bench_result *r);
 void bench_inputs_free(bench_inputs *in);
+
+/* One timing context per path, opened once per run: the OpenCL device --device auto
+ * would pick (bench_cl.c) or the CPU path on `threads` threads (bench_cpu.c). Opening
+ * fills the report's device and copy-baseline fields (NULL, with a message on stderr,
+ * when the path is not there). bench_*_time times a plan on prepared inputs into r
+ * (r->c, shapes, elements and bytes already set), the copy re-timed between its runs. */
+typedef struct bench_cl_env bench_cl_env;
+bench_cl_env *bench_cl_open(const bench_options *o, bench_report *report);
+void bench_cl_time(bench_cl_env *env, const bench_options *o, const clsel_plan *plan, const bench_inputs *in,
+                   bench_result *r);
+void bench_cl_close(bench_cl_env *env);
+
+typedef struct bench_cpu_env bench_cpu_env;
+bench_cpu_env *bench_cpu_open(const bench_options *o, int threads, bench_report *report);
+void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan *plan, const bench_inputs *in,
+                    bench_result *r);
+void bench_cpu_close(bench_cpu_env *env);
+
+/* clsel bench --sweep N (bench_sweep.c). bench_sweep_case draws pattern `index` of the
+ * sweep with this seed (the same pattern for the same pair, whatever N is). bench_sweep
+ * times N patterns on the OpenCL device, the CPU path on one thread and on every core
+ * (as asked), one report per path into reports[0..*count). */
+const bench_case *bench_sweep_case(uint64_t seed, int index, int quick);
+int bench_sweep(const bench_options *o, int with_opencl, int with_cpu, bench_report *reports, size_t *count);
+
+/* A path's distribution over the sweep, in % of copy capped at 100. */
+typedef struct bench_sweep_stats {
+    size_t count; /* patterns that ran */
+    double min, p10, median;
+    size_t below_85, below_70;
+} bench_sweep_stats;
+void bench_sweep_summarize(const bench_report *report, bench_sweep_stats *stats);
+void bench_sweep_print(const bench_report *reports, size_t count);
 
 #endif

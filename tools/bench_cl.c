@@ -12,10 +12,10 @@
 #include <clblast_c.h>
 #endif
 
-struct cl_env;
-typedef int (*copy_fn)(struct cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes);
+typedef struct bench_cl_env cl_env;
+typedef int (*copy_fn)(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes);
 
-typedef struct cl_env {
+struct bench_cl_env {
     cl_device_id device;
     cl_context context;
     cl_command_queue queue;
@@ -26,7 +26,7 @@ typedef struct cl_env {
     void *best_copy_state;
     cl_mem copy_src, copy_dst; /* its buffers, initialized */
     size_t copy_bytes;
-} cl_env;
+};
 
 /* 16 bytes per work-item, unit stride: the plainest copy a device can run. */
 static const char copy_source[] =
@@ -135,21 +135,15 @@ static double timed_copy(cl_env *env)
     return finish_ms(env->queue, t0);
 }
 
-static void run_case(const bench_options *o, cl_env *env, const bench_case *c, bench_result *r)
+void bench_cl_time(cl_env *env, const bench_options *o, const clsel_plan *plan, const bench_inputs *in,
+                   bench_result *r)
 {
-    clsel_plan *plan = bench_case_plan(o, c, r);
-    if (!plan) return;
-    bench_inputs in = {NULL, NULL, NULL, {0, 0, 0}};
     double *samples = calloc((size_t)o->repeat, sizeof *samples);
-    cl_mem mem[4] = {NULL, NULL, NULL, NULL};
-    if (samples && bench_inputs_make(c, plan, &in, r) == 0) {
-        mem[0] = upload(env, in.cond, in.bytes[0]);
-        mem[1] = upload(env, in.then_data, in.bytes[1]);
-        mem[2] = upload(env, in.else_data, in.bytes[2]);
-        mem[3] = upload(env, NULL, clsel_plan_output_bytes(plan));
-    }
     double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
-    clsel_status st = mem[0] && mem[1] && mem[2] && mem[3] && copy_samples ? CLSEL_SUCCESS : CLSEL_ERROR_OUT_OF_MEMORY;
+    cl_mem mem[4] = {upload(env, in->cond, in->bytes[0]), upload(env, in->then_data, in->bytes[1]),
+                     upload(env, in->else_data, in->bytes[2]), upload(env, NULL, clsel_plan_output_bytes(plan))};
+    clsel_status st = mem[0] && mem[1] && mem[2] && mem[3] && samples && copy_samples ? CLSEL_SUCCESS
+                                                                                      : CLSEL_ERROR_OUT_OF_MEMORY;
     double t0 = bench_now_ms();
     for (int k = 0; k < 3 && st == CLSEL_SUCCESS; ++k) { /* the first call, then warm-ups */
         st = clsel_cl_enqueue(env->ctx, plan, env->queue, mem[0], 0, mem[1], 0, mem[2], 0, mem[3], 0, 0, NULL, NULL);
@@ -164,16 +158,29 @@ static void run_case(const bench_options *o, cl_env *env, const bench_case *c, b
         samples[k] = finish_ms(env->queue, t0);
         if (interleave) copy_samples[k] = timed_copy(env);
     }
-    for (int k = 0; k < o->repeat && !interleave; ++k) copy_samples[k] = timed_copy(env);
-    if (st != CLSEL_SUCCESS)
+    for (int k = 0; k < o->repeat && !interleave && st == CLSEL_SUCCESS; ++k) copy_samples[k] = timed_copy(env);
+    if (st == CLSEL_ERROR_OUT_OF_MEMORY && !(mem[0] && mem[1] && mem[2] && mem[3]))
+        snprintf(r->error, sizeof r->error, "out of device memory");
+    else if (st != CLSEL_SUCCESS)
         snprintf(r->error, sizeof r->error, "%s: %s", clsel_status_string(st), clsel_last_error());
     else
         bench_finish(r, samples, copy_samples, o->repeat, env->copy_bytes);
-    free(copy_samples);
     for (int i = 0; i < 4; ++i)
         if (mem[i]) clReleaseMemObject(mem[i]);
-    bench_inputs_free(&in);
+    free(copy_samples);
     free(samples);
+}
+
+static void run_case(const bench_options *o, cl_env *env, const bench_case *c, bench_result *r)
+{
+    clsel_plan *plan = bench_case_plan(o, c, r);
+    if (!plan) return;
+    bench_inputs in = {NULL, NULL, NULL, {0, 0, 0}};
+    if (bench_inputs_make(c, plan, &in, r) == 0)
+        bench_cl_time(env, o, plan, &in, r);
+    else
+        snprintf(r->error, sizeof r->error, "out of memory");
+    bench_inputs_free(&in);
     clsel_plan_destroy(plan);
 }
 
@@ -205,7 +212,6 @@ static double enqueue_cost_us(cl_env *env)
 static int open_env(cl_env *env, bench_report *report)
 {
     clsel_runtime *rt = NULL;
-    memset(env, 0, sizeof *env);
     if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &rt) != CLSEL_SUCCESS) {
         fprintf(stderr, "clsel bench: no OpenCL device: %s\n", clsel_last_error());
         return -1;
@@ -232,31 +238,49 @@ static int open_env(cl_env *env, bench_report *report)
     return st == CLSEL_SUCCESS ? 0 : -1;
 }
 
-int bench_run_opencl(const bench_options *o, bench_report *report)
+void bench_cl_close(cl_env *env)
+{
+    if (!env) return;
+    clsel_cl_context_destroy(env->ctx);
+    if (env->copy_kernel) clReleaseKernel(env->copy_kernel);
+    if (env->copy_program) clReleaseProgram(env->copy_program);
+    if (env->copy_src) clReleaseMemObject(env->copy_src);
+    if (env->copy_dst) clReleaseMemObject(env->copy_dst);
+    if (env->queue) clReleaseCommandQueue(env->queue);
+    if (env->context) clReleaseContext(env->context);
+    if (env->device) clReleaseDevice(env->device);
+    free(env);
+}
+
+cl_env *bench_cl_open(const bench_options *o, bench_report *report)
 {
     memset(report, 0, sizeof *report);
     report->kind = "opencl";
     report->quick = o->quick;
-    cl_env env;
-    if (open_env(&env, report) != 0) return -1;
-    measure_copies(&env, o->quick ? (size_t)16 << 20 : (size_t)256 << 20, o->repeat, report);
+    cl_env *env = calloc(1, sizeof *env);
+    if (!env) return NULL;
+    if (open_env(env, report) != 0) {
+        bench_cl_close(env);
+        return NULL;
+    }
+    measure_copies(env, o->quick ? (size_t)16 << 20 : (size_t)256 << 20, o->repeat, report);
     fprintf(stderr, "bench opencl: %s; best copy %.1f GB/s (%s); program build %.0f ms first, %.0f ms again\n",
             report->device, report->copy_gbps, report->copy_method, report->build_first_ms, report->build_again_ms);
-    report->enqueue_us = enqueue_cost_us(&env);
+    report->enqueue_us = enqueue_cost_us(env);
     fprintf(stderr, "bench opencl: clsel_cl_enqueue host cost %.2f us (median)\n", report->enqueue_us);
+    return env;
+}
+
+int bench_run_opencl(const bench_options *o, bench_report *report)
+{
+    cl_env *env = bench_cl_open(o, report);
+    if (!env) return -1;
     for (size_t i = 0; i < bench_case_count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
         if (!bench_selected(o, &bench_cases[i])) continue;
         bench_result *r = &report->results[report->count++];
-        run_case(o, &env, &bench_cases[i], r);
+        run_case(o, env, &bench_cases[i], r);
         bench_progress(report, r);
     }
-    clsel_cl_context_destroy(env.ctx);
-    clReleaseKernel(env.copy_kernel);
-    clReleaseProgram(env.copy_program);
-    clReleaseMemObject(env.copy_src);
-    clReleaseMemObject(env.copy_dst);
-    clReleaseCommandQueue(env.queue);
-    clReleaseContext(env.context);
-    clReleaseDevice(env.device);
+    bench_cl_close(env);
     return 0;
 }

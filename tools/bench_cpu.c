@@ -72,73 +72,104 @@ static double timed_memcpy(const copy_buffers *copy, int threads)
     return bench_now_ms() - s;
 }
 
-static void run_case(const bench_options *o, const copy_buffers *copy, const bench_case *c, bench_result *r)
+struct bench_cpu_env {
+    copy_buffers copy;
+    int threads;
+};
+
+void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan *plan, const bench_inputs *in,
+                    bench_result *r)
+{
+    void *out = malloc(clsel_plan_output_bytes(plan) + 1);
+    double *samples = calloc((size_t)o->repeat, sizeof *samples);
+    double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
+    if (!out || !samples || !copy_samples) {
+        snprintf(r->error, sizeof r->error, "out of memory");
+    } else {
+        clsel_cpu_options cpu = {env->threads, NULL, NULL};
+        double t0 = bench_now_ms();
+        clsel_status st = clsel_plan_run_cpu_options(plan, in->cond, in->then_data, in->else_data, out, &cpu);
+        r->first_call_ms = bench_now_ms() - t0;
+        for (int k = 0; k < 2 && st == CLSEL_SUCCESS; ++k)
+            st = clsel_plan_run_cpu_options(plan, in->cond, in->then_data, in->else_data, out, &cpu);
+        const int interleave = bench_interleaved(r->bytes);
+        for (int k = 0; k < o->repeat && st == CLSEL_SUCCESS; ++k) {
+            double s = bench_now_ms();
+            st = clsel_plan_run_cpu_options(plan, in->cond, in->then_data, in->else_data, out, &cpu);
+            samples[k] = bench_now_ms() - s;
+            if (interleave) copy_samples[k] = timed_memcpy(&env->copy, env->threads);
+        }
+        for (int k = 0; k < o->repeat && !interleave && st == CLSEL_SUCCESS; ++k)
+            copy_samples[k] = timed_memcpy(&env->copy, env->threads);
+        if (st != CLSEL_SUCCESS)
+            snprintf(r->error, sizeof r->error, "%s", st == CLSEL_ERROR_OUT_OF_MEMORY ? "out of memory" : clsel_last_error());
+        else
+            bench_finish(r, samples, copy_samples, o->repeat, env->copy.bytes);
+    }
+    free(out);
+    free(samples);
+    free(copy_samples);
+}
+
+static void run_case(const bench_options *o, bench_cpu_env *env, const bench_case *c, bench_result *r)
 {
     clsel_plan *plan = bench_case_plan(o, c, r);
     if (!plan) return;
     bench_inputs in = {NULL, NULL, NULL, {0, 0, 0}};
-    void *out = malloc(clsel_plan_output_bytes(plan) + 1);
-    double *samples = calloc((size_t)o->repeat, sizeof *samples);
-    double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
-    if (!out || !samples || !copy_samples || bench_inputs_make(c, plan, &in, r) != 0) {
+    if (bench_inputs_make(c, plan, &in, r) == 0)
+        bench_cpu_time(env, o, plan, &in, r);
+    else
         snprintf(r->error, sizeof r->error, "out of memory");
-    } else {
-        clsel_cpu_options cpu = {o->threads, NULL, NULL};
-        double t0 = bench_now_ms();
-        clsel_status st = clsel_plan_run_cpu_options(plan, in.cond, in.then_data, in.else_data, out, &cpu);
-        r->first_call_ms = bench_now_ms() - t0;
-        for (int k = 0; k < 2 && st == CLSEL_SUCCESS; ++k)
-            st = clsel_plan_run_cpu_options(plan, in.cond, in.then_data, in.else_data, out, &cpu);
-        const int interleave = bench_interleaved(r->bytes);
-        for (int k = 0; k < o->repeat && st == CLSEL_SUCCESS; ++k) {
-            double s = bench_now_ms();
-            st = clsel_plan_run_cpu_options(plan, in.cond, in.then_data, in.else_data, out, &cpu);
-            samples[k] = bench_now_ms() - s;
-            if (interleave) copy_samples[k] = timed_memcpy(copy, o->threads);
-        }
-        for (int k = 0; k < o->repeat && !interleave; ++k) copy_samples[k] = timed_memcpy(copy, o->threads);
-        if (st != CLSEL_SUCCESS)
-            snprintf(r->error, sizeof r->error, "%s", st == CLSEL_ERROR_OUT_OF_MEMORY ? "out of memory" : clsel_last_error());
-        else
-            bench_finish(r, samples, copy_samples, o->repeat, copy->bytes);
-    }
     bench_inputs_free(&in);
-    free(out);
-    free(samples);
-    free(copy_samples);
     clsel_plan_destroy(plan);
 }
 
-int bench_run_cpu(const bench_options *o, bench_report *report)
+void bench_cpu_close(bench_cpu_env *env)
+{
+    if (!env) return;
+    free(env->copy.src);
+    free(env->copy.dst);
+    free(env);
+}
+
+bench_cpu_env *bench_cpu_open(const bench_options *o, int threads, bench_report *report)
 {
     memset(report, 0, sizeof *report);
     report->kind = "cpu";
     report->quick = o->quick;
-    report->threads = o->threads;
-    snprintf(report->device, sizeof report->device, "cpu (clsel C path, %d thread%s)", o->threads,
-             o->threads == 1 ? "" : "s");
-    copy_buffers copy = {NULL, NULL, o->quick ? (size_t)16 << 20 : (size_t)256 << 20};
-    copy.src = malloc(copy.bytes);
-    copy.dst = malloc(copy.bytes);
-    if (!copy.src || !copy.dst) {
-        free(copy.src);
-        free(copy.dst);
+    report->threads = threads;
+    snprintf(report->device, sizeof report->device, "cpu (clsel C path, %d thread%s)", threads,
+             threads == 1 ? "" : "s");
+    bench_cpu_env *env = calloc(1, sizeof *env);
+    if (!env) return NULL;
+    env->threads = threads;
+    env->copy.bytes = o->quick ? (size_t)16 << 20 : (size_t)256 << 20;
+    env->copy.src = malloc(env->copy.bytes);
+    env->copy.dst = malloc(env->copy.bytes);
+    if (!env->copy.src || !env->copy.dst) {
         fprintf(stderr, "clsel bench: out of memory for the memcpy baseline\n");
-        return -1;
+        bench_cpu_close(env);
+        return NULL;
     }
-    memset(copy.src, 1, copy.bytes);
-    memset(copy.dst, 2, copy.bytes);
-    report->copy_gbps = memcpy_gbps(&copy, o->threads, o->repeat);
+    memset(env->copy.src, 1, env->copy.bytes);
+    memset(env->copy.dst, 2, env->copy.bytes);
+    report->copy_gbps = memcpy_gbps(&env->copy, threads, o->repeat);
     snprintf(report->copy_method, sizeof report->copy_method, "memcpy %.1f GB/s (%d thread%s)", report->copy_gbps,
-             o->threads, o->threads == 1 ? "" : "s");
+             threads, threads == 1 ? "" : "s");
     fprintf(stderr, "bench cpu: %s\n", report->copy_method);
+    return env;
+}
+
+int bench_run_cpu(const bench_options *o, bench_report *report)
+{
+    bench_cpu_env *env = bench_cpu_open(o, o->threads, report);
+    if (!env) return -1;
     for (size_t i = 0; i < bench_case_count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
         if (!bench_selected(o, &bench_cases[i])) continue;
         bench_result *r = &report->results[report->count++];
-        run_case(o, &copy, &bench_cases[i], r);
+        run_case(o, env, &bench_cases[i], r);
         bench_progress(report, r);
     }
-    free(copy.src);
-    free(copy.dst);
+    bench_cpu_close(env);
     return 0;
 }

@@ -11,7 +11,9 @@
 
 static const char help[] =
     "usage: clsel bench [--device cpu|opencl|all] [--quick] [--case NAME]... [--repeat N]\n"
-    "                   [--threads N] [--thresholds] [--json FILE]\n\n"
+    "                   [--threads N] [--thresholds] [--json FILE]\n"
+    "       clsel bench --sweep N [--seed S] [--case sweep-K]... [--device cpu|opencl|all] [--quick]\n"
+    "                   [--repeat N] [--threads N] [--json FILE]\n\n"
     "Times Select on the cases of PERF.md (DRAM-sized; --quick: small, a few seconds) and\n"
     "reports, per case: elements, bytes moved (STREAM convention: each input read once at\n"
     "its own size, the output written once), median and min time over --repeat runs (default\n"
@@ -23,7 +25,15 @@ static const char help[] =
     "--device auto would pick and the CPU path. --threads N runs the CPU path, and memcpy,\n"
     "on N threads (default: 1, the library's default). --thresholds also times, by size,\n"
     "the CPU path on one thread and on N (at least 2), and clsel_runtime_run's OpenCL round\n"
-    "trip: the measurements behind the library's size thresholds.\n";
+    "trip: the measurements behind the library's size thresholds.\n\n"
+    "--sweep N times N random broadcast patterns instead of the named cases (numpy with\n"
+    "either cond rule, pdpd and none; ranks 1-8; dims 1-64 and longer; every element width;\n"
+    "random and constant conds; outputs of 64-128 MiB, 2-4 MiB with --quick) on the OpenCL\n"
+    "device, the CPU path on one thread and the CPU path on every core (--threads N: on N),\n"
+    "and reports per path the distribution of % of the same-device copy (min, 10th\n"
+    "percentile, median) and the worst patterns. --seed S (default 1) picks the patterns:\n"
+    "pattern k of a seed is the same whatever N is; --case sweep-K runs only pattern K.\n"
+    "--repeat defaults to 5 for a sweep.\n";
 
 int bench_selected(const bench_options *o, const bench_case *c)
 {
@@ -190,7 +200,8 @@ static void json_case(FILE *f, const bench_result *r)
 
 static void json_thresholds(FILE *f, const bench_thresholds_report *t);
 
-static void json_report(FILE *f, const bench_report *report, const bench_thresholds_report *thresholds)
+static void json_report(FILE *f, const bench_report *report, const bench_thresholds_report *thresholds,
+                        const bench_options *o)
 {
     fprintf(f, "{\"device\": ");
     json_string(f, report->device);
@@ -202,6 +213,13 @@ static void json_report(FILE *f, const bench_report *report, const bench_thresho
                 report->build_first_ms, report->build_again_ms, report->enqueue_us);
     else
         fprintf(f, ", \"threads\": %d", report->threads);
+    if (o->sweep) {
+        bench_sweep_stats st;
+        bench_sweep_summarize(report, &st);
+        fprintf(f, ", \"sweep\": {\"seed\": %llu, \"patterns\": %d, \"ran\": %zu, \"min\": %.2f, \"p10\": %.2f, "
+                   "\"median\": %.2f, \"below_85\": %zu, \"below_70\": %zu}",
+                (unsigned long long)o->seed, o->sweep, st.count, st.min, st.p10, st.median, st.below_85, st.below_70);
+    }
     fprintf(f, ", \"cases\": [");
     for (size_t i = 0, n = 0; i < report->count; ++i) {
         const bench_result *r = &report->results[i];
@@ -238,14 +256,14 @@ static void json_thresholds(FILE *f, const bench_thresholds_report *t)
 
 /* The thresholds go into the CPU report (they are about runs on host memory). */
 static int write_json(const char *path, const bench_report *reports, size_t count, int as_list,
-                      const bench_thresholds_report *thresholds)
+                      const bench_thresholds_report *thresholds, const bench_options *o)
 {
     FILE *f = fopen(path, "w");
     if (!f) return cli_fail("%s: cannot write", path);
     if (as_list) fputs("[", f);
     for (size_t i = 0; i < count; ++i) {
         if (i) fputs(",\n", f);
-        json_report(f, &reports[i], reports[i].kind[0] == 'c' ? thresholds : NULL);
+        json_report(f, &reports[i], reports[i].kind[0] == 'c' ? thresholds : NULL, o);
     }
     if (as_list) fputs("]", f);
     fputs("\n", f);
@@ -254,7 +272,8 @@ static int write_json(const char *path, const bench_report *reports, size_t coun
 
 int cmd_bench(int argc, char **argv)
 {
-    bench_options o = {0, 20, 1, 0, NULL, 0};
+    bench_options o = {0, 20, 1, 0, NULL, 0, 0, 1};
+    int repeat_given = 0;
     const char *device = "all", *json = NULL;
     const char **names = calloc((size_t)argc, sizeof *names);
     if (!names) return cli_fail("out of memory");
@@ -279,7 +298,7 @@ int cmd_bench(int argc, char **argv)
         } else if (cli_option(argc, argv, &i, "--case", &value)) {
             size_t k = 0;
             while (k < bench_case_count && (!value || strcmp(bench_cases[k].name, value))) ++k;
-            if (k == bench_case_count) {
+            if (k == bench_case_count && (!value || strncmp(value, "sweep-", 6) != 0)) {
                 free(names);
                 return cli_usage("bench", "unknown case '%s' (clsel bench --help; cases: same_f32, ...)",
                                  value ? value : "");
@@ -291,6 +310,20 @@ int cmd_bench(int argc, char **argv)
                 return cli_usage("bench", "--repeat needs a count from 1 to 100000, not '%s'", value ? value : "");
             }
             o.repeat = (int)n;
+            repeat_given = 1;
+        } else if (cli_option(argc, argv, &i, "--sweep", &value)) {
+            if (cli_parse_int64(value, &n) || n < 1 || n > BENCH_MAX_RESULTS) {
+                free(names);
+                return cli_usage("bench", "--sweep needs a pattern count from 1 to %d, not '%s'", BENCH_MAX_RESULTS,
+                                 value ? value : "");
+            }
+            o.sweep = (int)n;
+        } else if (cli_option(argc, argv, &i, "--seed", &value)) {
+            if (cli_parse_int64(value, &n) || n < 0) {
+                free(names);
+                return cli_usage("bench", "--seed needs a number from 0 up, not '%s'", value ? value : "");
+            }
+            o.seed = (uint64_t)n;
         } else if (cli_option(argc, argv, &i, "--threads", &value)) {
             if (cli_parse_int64(value, &n) || n < 1 || n > 256) {
                 free(names);
@@ -308,9 +341,27 @@ int cmd_bench(int argc, char **argv)
             return cli_usage("bench", "unknown argument '%s'", argv[i]);
         }
     }
-    static bench_report reports[2];
+    static bench_report reports[3];
     size_t count = 0;
     int failed = 0;
+    if (o.sweep) {
+        if (o.thresholds) {
+            free(names);
+            return cli_usage("bench", "--sweep takes no --thresholds");
+        }
+        if (!repeat_given) o.repeat = 5;
+        int rc = bench_sweep(&o, strcmp(device, "cpu") != 0, strcmp(device, "opencl") != 0, reports, &count) == 0
+                     ? CLI_OK
+                     : CLI_FAILED;
+        if (strcmp(device, "opencl") == 0 && (count == 0 || reports[0].kind[0] != 'o')) rc = CLI_FAILED;
+        bench_sweep_print(reports, count);
+        if (json && count) {
+            int w = write_json(json, reports, count, 1, NULL, &o);
+            if (w != CLI_OK) rc = w;
+        }
+        free(names);
+        return rc;
+    }
     if (strcmp(device, "cpu") != 0) {
         if (bench_run_opencl(&o, &reports[count]) == 0)
             ++count;
@@ -326,7 +377,7 @@ int cmd_bench(int argc, char **argv)
     }
     int rc = failed || count == 0 ? CLI_FAILED : CLI_OK;
     if (json && count) {
-        int w = write_json(json, reports, count, strcmp(device, "all") == 0, o.thresholds ? &thresholds : NULL);
+        int w = write_json(json, reports, count, strcmp(device, "all") == 0, o.thresholds ? &thresholds : NULL, &o);
         if (w != CLI_OK) rc = w;
     }
     free(names);

@@ -1,0 +1,312 @@
+/* bench_sweep.c - clsel bench --sweep N: Select timed on N random broadcast patterns
+ * instead of the named cases, so that what the report claims holds for shapes nobody
+ * picked. Each pattern is drawn from its own seed (the run's seed and its index), so
+ * pattern k is the same whatever N is, and two runs with one seed time the same shapes.
+ *
+ * The distribution (what the patterns are drawn from):
+ *  - element width 1, 2, 4 or 8 bytes, equally likely, and a dtype of that width;
+ *  - numpy with a one-way cond (40 %), numpy with a two-way cond (30 %), pdpd (20 %),
+ *    none (10 %);
+ *  - output rank 1 to 8; each dim 1-64 (70 %) or 65-4096 (30 %, log-uniform), then one
+ *    dim at random scaled (or dims halved) until the output holds the size drawn:
+ *    64-128 MiB (2-4 MiB with --quick), log-uniform, so that it leaves the caches;
+ *  - each input broadcast on a random subset of dims (every dim kept with a probability
+ *    of 0, 1/4, 1/2, 3/4 or 1, drawn per input), leading dims dropped now and then, a
+ *    scalar now and then; pdpd inputs placed at a random axis or the default one;
+ *  - cond random 50 % (55 %), random 10 % (15 %), all true (15 %), all false (15 %).
+ * Patterns the library refuses (a pdpd placement that does not fit, say) are drawn
+ * again. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+enum { SWEEP_MAX = BENCH_MAX_RESULTS, WORST_LISTED = 8 };
+
+static bench_case sweep_cases[SWEEP_MAX];
+static char sweep_names[SWEEP_MAX][16];
+static char sweep_whats[SWEEP_MAX][200];
+
+/* splitmix64: a pattern's stream from (seed, index), and its steps. */
+static uint64_t mix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double unit(uint64_t *s) { return (double)(mix(s) >> 11) * (1.0 / 9007199254740992.0); }
+
+static int64_t between(uint64_t *s, int64_t lo, int64_t hi) { return lo + (int64_t)(mix(s) % (uint64_t)(hi - lo + 1)); }
+
+static double log_uniform(uint64_t *s, double lo, double hi) { return exp(log(lo) + unit(s) * (log(hi) - log(lo))); }
+
+/* The output shape: random dims, then scaled to about `elements`. */
+static void draw_output(uint64_t *s, int32_t rank, double elements, clsel_shape *out)
+{
+    out->rank = rank;
+    double product = 1;
+    for (int32_t d = 0; d < rank; ++d) {
+        out->dims[d] = unit(s) < 0.7 ? between(s, 1, 64) : (int64_t)log_uniform(s, 65, 4096);
+        product *= (double)out->dims[d];
+    }
+    while (product > elements) { /* halve random dims until it fits */
+        int32_t d = (int32_t)between(s, 0, rank - 1);
+        if (out->dims[d] == 1) continue;
+        product /= (double)out->dims[d];
+        out->dims[d] = (out->dims[d] + 1) / 2;
+        product *= (double)out->dims[d];
+    }
+    int32_t d = (int32_t)between(s, 0, rank - 1); /* then one dim grows to the size */
+    product /= (double)out->dims[d];
+    out->dims[d] = (int64_t)ceil(elements / product);
+}
+
+/* An input of the numpy modes: out's trailing dims, each kept with probability `keep`
+ * (else 1); now and then fewer dims, or none (a scalar). */
+static void draw_numpy_input(uint64_t *s, const clsel_shape *out, clsel_shape *in)
+{
+    static const double keeps[] = {0, 0.25, 0.5, 0.75, 1};
+    const double keep = keeps[between(s, 0, 4)];
+    int32_t lead = unit(s) < 0.3 ? (int32_t)between(s, 1, out->rank) : 0;
+    if (unit(s) < 0.08) lead = out->rank;
+    in->rank = out->rank - lead;
+    for (int32_t j = 0; j < in->rank; ++j) in->dims[j] = unit(s) < keep ? out->dims[j + lead] : 1;
+}
+
+/* Makes every output dim come from at least one of the inputs that may enlarge the
+ * output (`grows`: then and else, and cond when it broadcasts two ways). */
+static void cover_output(uint64_t *s, const clsel_shape *out, clsel_shape *in[3], const int grows[3])
+{
+    int32_t top = 0;
+    for (int op = 0; op < 3; ++op)
+        if (grows[op] && in[op]->rank > top) top = in[op]->rank;
+    if (top < out->rank) { /* one enlarging input gets the full rank (new leading dims 1) */
+        int op;
+        do op = (int)between(s, 0, 2);
+        while (!grows[op]);
+        clsel_shape *x = in[op];
+        int32_t lead = out->rank - x->rank;
+        memmove(&x->dims[lead], &x->dims[0], (size_t)x->rank * sizeof x->dims[0]);
+        for (int32_t j = 0; j < lead; ++j) x->dims[j] = 1;
+        x->rank = out->rank;
+    }
+    for (int32_t d = 0; d < out->rank; ++d) {
+        if (out->dims[d] == 1) continue;
+        int covered = 0, candidates = 0;
+        for (int op = 0; op < 3; ++op) {
+            int32_t j = d - (out->rank - in[op]->rank);
+            if (!grows[op] || j < 0) continue;
+            ++candidates;
+            covered |= in[op]->dims[j] == out->dims[d];
+        }
+        if (covered || !candidates) continue;
+        for (int pick = (int)between(s, 0, candidates - 1), op = 0; op < 3; ++op) {
+            int32_t j = d - (out->rank - in[op]->rank);
+            if (!grows[op] || j < 0 || pick--) continue;
+            in[op]->dims[j] = out->dims[d];
+            break;
+        }
+    }
+}
+
+/* A pdpd input: a run of then's dims starting at `at`, each kept or 1. */
+static void draw_pdpd_input(uint64_t *s, const clsel_shape *then_shape, int32_t at, int32_t rank, clsel_shape *in)
+{
+    const double keep = unit(s);
+    in->rank = rank;
+    for (int32_t j = 0; j < rank; ++j) in->dims[j] = unit(s) < keep ? then_shape->dims[at + j] : 1;
+}
+
+static const clsel_dtype dtypes_by_width[4][3] = {
+    {CLSEL_U8, CLSEL_I8, CLSEL_BOOLEAN}, {CLSEL_F16, CLSEL_BF16, CLSEL_I16},
+    {CLSEL_F32, CLSEL_I32, CLSEL_U32}, {CLSEL_F64, CLSEL_I64, CLSEL_U64}};
+
+static void draw(uint64_t *s, int quick, bench_case *c)
+{
+    const int w = (int)between(s, 0, 3);
+    c->dtype = dtypes_by_width[w][between(s, 0, 2)];
+    const double mode = unit(s), pattern = unit(s);
+    c->broadcast = mode < 0.7 ? CLSEL_BROADCAST_NUMPY : mode < 0.9 ? CLSEL_BROADCAST_PDPD : CLSEL_BROADCAST_NONE;
+    c->cond_broadcast = mode >= 0.4 && mode < 0.7 ? CLSEL_COND_BIDIRECTIONAL : CLSEL_COND_ONE_WAY;
+    c->axis = -1;
+    c->pattern = pattern < 0.55 ? COND_RANDOM50 : pattern < 0.7 ? COND_RANDOM10 : pattern < 0.85 ? COND_ALL_TRUE
+                                                                                                  : COND_ALL_FALSE;
+    const double bytes = quick ? log_uniform(s, 2 << 20, 4 << 20) : log_uniform(s, 64 << 20, 128 << 20);
+    clsel_shape out;
+    draw_output(s, (int32_t)between(s, 1, 8), bytes / (double)(1 << w), &out);
+    clsel_shape *cond = &c->full[0], *then_shape = &c->full[1], *else_shape = &c->full[2];
+    if (c->broadcast == CLSEL_BROADCAST_NONE) {
+        *cond = *then_shape = *else_shape = out;
+    } else if (c->broadcast == CLSEL_BROADCAST_PDPD) {
+        *then_shape = out;
+        const int explicit_axis = unit(s) < 0.5;
+        const int32_t at = explicit_axis ? (int32_t)between(s, 0, out.rank) : 0;
+        for (int k = 0; k < 2; ++k) {
+            clsel_shape *x = k ? else_shape : cond;
+            int32_t rank = (int32_t)between(s, 0, out.rank - at);
+            draw_pdpd_input(s, &out, explicit_axis ? at : out.rank - rank, rank, x);
+        }
+        c->axis = explicit_axis ? at : -1;
+    } else {
+        clsel_shape *in[3] = {cond, then_shape, else_shape};
+        const int grows[3] = {c->cond_broadcast == CLSEL_COND_BIDIRECTIONAL, 1, 1};
+        for (int op = 0; op < 3; ++op) draw_numpy_input(s, &out, in[op]);
+        cover_output(s, &out, in, grows);
+    }
+    memcpy(c->quick, c->full, sizeof c->full);
+}
+
+static void shape_text(char *buf, size_t size, const clsel_shape *s)
+{
+    size_t used = (size_t)snprintf(buf, size, "[");
+    for (int32_t d = 0; d < s->rank && used < size; ++d)
+        used += (size_t)snprintf(buf + used, size - used, "%s%lld", d ? "," : "", (long long)s->dims[d]);
+    if (used < size) snprintf(buf + used, size - used, "]");
+}
+
+static const char *mode_name(const bench_case *c)
+{
+    if (c->broadcast == CLSEL_BROADCAST_NUMPY)
+        return c->cond_broadcast == CLSEL_COND_BIDIRECTIONAL ? "numpy2" : "numpy";
+    return c->broadcast == CLSEL_BROADCAST_PDPD ? "pdpd" : "none";
+}
+
+const bench_case *bench_sweep_case(uint64_t seed, int index, int quick)
+{
+    if (index < 0 || index >= SWEEP_MAX) return NULL;
+    bench_case *c = &sweep_cases[index];
+    uint64_t state = seed * 0x2545F4914F6CDD1Dull + (uint64_t)index * 0x9E3779B97F4A7C15ull;
+    for (;;) { /* until the library takes the pattern */
+        memset(c, 0, sizeof *c);
+        draw(&state, quick, c);
+        clsel_attrs attrs = bench_attrs(c);
+        clsel_shape out;
+        if (clsel_infer_shape(&c->full[0], &c->full[1], &c->full[2], &attrs, &out) == CLSEL_SUCCESS) break;
+    }
+    snprintf(sweep_names[index], sizeof sweep_names[index], "sweep-%03d", index);
+    char shapes[3][64];
+    for (int k = 0; k < 3; ++k) shape_text(shapes[k], sizeof shapes[k], &c->full[k]);
+    int n = snprintf(sweep_whats[index], sizeof sweep_whats[index], "%s c%s t%s e%s", mode_name(c), shapes[0],
+                     shapes[1], shapes[2]);
+    if (c->broadcast == CLSEL_BROADCAST_PDPD && c->axis >= 0 && n > 0 && (size_t)n < sizeof sweep_whats[index])
+        snprintf(sweep_whats[index] + n, sizeof sweep_whats[index] - (size_t)n, " axis %lld", (long long)c->axis);
+    c->name = sweep_names[index];
+    c->what = sweep_whats[index];
+    return c;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Percent of copy for the distribution: capped at 100, since a pattern above the copy
+ * is one whose byte count overstates what had to move (an input the cond never
+ * chooses, say), not one faster than memory. */
+static double capped(const bench_result *r) { return r->pct_of_copy > 100 ? 100 : r->pct_of_copy; }
+
+void bench_sweep_summarize(const bench_report *report, bench_sweep_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    double *pct = malloc(report->count * sizeof *pct);
+    if (!pct) return;
+    for (size_t i = 0; i < report->count; ++i)
+        if (!*report->results[i].error) pct[st->count++] = capped(&report->results[i]);
+    if (st->count) {
+        qsort(pct, st->count, sizeof *pct, compare_double);
+        const size_t n = st->count;
+        st->min = pct[0];
+        st->p10 = pct[(n - 1) / 10] + ((double)(n - 1) / 10 - (double)((n - 1) / 10)) * (pct[n > 1 ? (n - 1) / 10 + 1 : 0] - pct[(n - 1) / 10]);
+        st->median = n % 2 ? pct[n / 2] : 0.5 * (pct[n / 2 - 1] + pct[n / 2]);
+        for (size_t i = 0; i < n; ++i) st->below_70 += pct[i] < 70, st->below_85 += pct[i] < 85;
+    }
+    free(pct);
+}
+
+static void print_summary(const bench_report *report)
+{
+    bench_sweep_stats st;
+    bench_sweep_summarize(report, &st);
+    printf("\n%s (%s): best copy %.1f GB/s [%s]\n", report->device, report->kind, report->copy_gbps,
+           report->copy_method);
+    printf("sweep of %zu patterns, %% of copy (capped at 100): min %.1f%%, 10th percentile %.1f%%, median %.1f%%; "
+           "%zu below 85%%, %zu below 70%%\n",
+           st.count, st.min, st.p10, st.median, st.below_85, st.below_70);
+    size_t order[SWEEP_MAX], n = 0;
+    for (size_t i = 0; i < report->count; ++i)
+        if (!*report->results[i].error) order[n++] = i;
+    for (size_t i = 1; i < n; ++i) /* insertion sort by percent, worst first */
+        for (size_t j = i; j > 0 && report->results[order[j]].pct_of_copy < report->results[order[j - 1]].pct_of_copy; --j) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    printf("worst patterns:\n");
+    for (size_t i = 0; i < n && i < WORST_LISTED; ++i) {
+        const bench_result *r = &report->results[order[i]];
+        printf("  %-10s %5.1f%% %8.3f ms %-4s %12lld el  %s\n", r->c->name, r->pct_of_copy, r->median_ms,
+               clsel_dtype_name(r->c->dtype), (long long)r->elements, r->c->what);
+    }
+    for (size_t i = 0; i < report->count; ++i)
+        if (*report->results[i].error)
+            printf("  %-10s failed: %s (%s)\n", report->results[i].c->name, report->results[i].error,
+                   report->results[i].c->what);
+}
+
+void bench_sweep_print(const bench_report *reports, size_t count)
+{
+    for (size_t i = 0; i < count; ++i) print_summary(&reports[i]);
+}
+
+int bench_sweep(const bench_options *o, int with_opencl, int with_cpu, bench_report *reports, size_t *count)
+{
+    enum { PATHS = 3 };
+    bench_cl_env *cl = NULL;
+    bench_cpu_env *cpu[2] = {NULL, NULL};
+    bench_report *paths[PATHS] = {NULL, NULL, NULL};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const int all_cores = o->threads > 1 ? o->threads : cores > 1 ? (int)cores : 1;
+    *count = 0;
+    if (with_opencl && (cl = bench_cl_open(o, &reports[*count])) != NULL) paths[0] = &reports[(*count)++];
+    if (with_cpu && (cpu[0] = bench_cpu_open(o, 1, &reports[*count])) != NULL) paths[1] = &reports[(*count)++];
+    if (with_cpu && all_cores > 1 && (cpu[1] = bench_cpu_open(o, all_cores, &reports[*count])) != NULL)
+        paths[2] = &reports[(*count)++];
+    const int n = o->sweep < SWEEP_MAX ? o->sweep : SWEEP_MAX;
+    for (int i = 0; i < n; ++i) {
+        const bench_case *c = bench_sweep_case(o->seed, i, o->quick);
+        if (!bench_selected(o, c)) continue;
+        bench_result base;
+        clsel_plan *plan = bench_case_plan(o, c, &base);
+        bench_inputs in = {NULL, NULL, NULL, {0, 0, 0}};
+        if (plan && bench_inputs_make(c, plan, &in, &base) != 0) snprintf(base.error, sizeof base.error, "out of memory");
+        fprintf(stderr, "sweep %-10s %-4s %11lld el ", c->name, clsel_dtype_name(c->dtype), (long long)base.elements);
+        for (int p = 0; p < PATHS; ++p) {
+            if (!paths[p]) continue;
+            bench_result *r = &paths[p]->results[paths[p]->count++];
+            *r = base;
+            if (!*r->error) {
+                if (p == 0)
+                    bench_cl_time(cl, o, plan, &in, r);
+                else
+                    bench_cpu_time(cpu[p - 1], o, plan, &in, r);
+            }
+            if (*r->error)
+                fprintf(stderr, " %s failed", paths[p]->kind);
+            else
+                fprintf(stderr, " %s%s %5.1f%%", paths[p]->kind, p == 2 ? "(all)" : "", r->pct_of_copy);
+        }
+        fprintf(stderr, "  %s\n", c->what);
+        bench_inputs_free(&in);
+        clsel_plan_destroy(plan);
+    }
+    bench_cl_close(cl);
+    bench_cpu_close(cpu[0]);
+    bench_cpu_close(cpu[1]);
+    return *count ? 0 : -1;
+}

@@ -19,35 +19,18 @@
 #define POOL_MAX_PIECES 256
 #define MAX_THREADS 256
 
-/* Outputs of at least this many bytes are written past the caches (non-temporal
- * stores): they would mostly leave the caches anyway, and skipping the read for
- * ownership saves a third of the memory traffic (select_cpu_avx2.c). Smaller outputs
- * stay cached for whatever reads them next. A fixed size rather than the cache size the
- * system reports: on virtual machines that report is often the host's, not the share
- * this process gets (the CI box says 256 MiB for a 32 MiB L3). */
-#define STREAM_MIN_BYTES ((size_t)8 << 20)
-
 typedef struct cpu_job {
-    const clsel_plan *plan;
-    const uint8_t *cond, *then_data, *else_data;
-    uint8_t *out;
-    int64_t pieces;
-    int stream;
-    int64_t align; /* piece boundaries fall on multiples of this many elements */
+    const cpu_walk *walk;
+    int64_t units, pieces;
 } cpu_job;
 
-/* Piece i of `pieces` equal ranges, boundaries on multiples of job->align: 64
- * elements, so that two threads never write one cache line, or whole rows, when the
- * rows are walked tile by tile. */
+/* Piece i of `pieces` about equal ranges of the walk's units (blocks, or rows walked
+ * chunk by chunk). */
 static void run_piece(void *context, int64_t i)
 {
     const cpu_job *job = context;
-    const int64_t n = job->plan->out_count;
-    int64_t begin = n / job->pieces * i, end = i + 1 == job->pieces ? n : n / job->pieces * (i + 1);
-    begin -= begin % job->align;
-    if (i + 1 < job->pieces) end -= end % job->align;
-    if (begin < end)
-        cpu_run_range(job->plan, job->cond, job->then_data, job->else_data, job->out, begin, end, job->stream);
+    const int64_t begin = job->units * i / job->pieces, end = job->units * (i + 1) / job->pieces;
+    if (begin < end) cpu_walk_run(job->walk, begin, end);
 }
 
 typedef struct thread_piece {
@@ -62,11 +45,11 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-void cpu_run_parallel(const clsel_plan *plan, const void *cond, const void *then_data, const void *else_data,
-                      void *out, const clsel_cpu_options *options)
+void cpu_run_parallel(const cpu_walk *walk, const clsel_cpu_options *options)
 {
+    const clsel_plan *plan = walk->plan;
     const int64_t n = plan->out_count;
-    cpu_job job = {plan, cond, then_data, else_data, out, 1, (size_t)n * plan->elem_size >= STREAM_MIN_BYTES, 64};
+    cpu_job job = {walk, cpu_walk_units(walk), 1};
     uint64_t moved = (uint64_t)plan->in_count[PLAN_COND] + (uint64_t)n * plan->elem_size;
     for (int op = PLAN_THEN; op <= PLAN_ELSE; ++op) moved += (uint64_t)plan->in_count[op] * plan->elem_size;
     if (!options || n < PARALLEL_MIN_ELEMENTS || (!options->parallel_for && options->threads <= 1) ||
@@ -74,17 +57,13 @@ void cpu_run_parallel(const clsel_plan *plan, const void *cond, const void *then
         run_piece(&job, 0);
         return;
     }
-    const int64_t rows = n / (plan->rank ? plan->dims[0] : 1);
     if (options->parallel_for) {
         job.pieces = n / POOL_PIECE_ELEMENTS;
         if (job.pieces > POOL_MAX_PIECES) job.pieces = POOL_MAX_PIECES;
     } else {
         job.pieces = options->threads > MAX_THREADS ? MAX_THREADS : options->threads;
     }
-    if (cpu_tiles_rows(plan)) { /* whole rows per piece, walked tile by tile */
-        if (job.pieces > rows) job.pieces = rows;
-        job.align = plan->dims[0];
-    }
+    if (job.pieces > job.units) job.pieces = job.units;
     if (options->parallel_for) {
         options->parallel_for(options->pool, job.pieces, run_piece, &job);
         return;

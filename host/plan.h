@@ -28,6 +28,51 @@ struct clsel_plan {
     int64_t strides[PLAN_OPERANDS][CLSEL_MAX_RANK];
 };
 
+/* The walk over the output that the CPU path and the OpenCL kernels share
+ * (plan_blocks.c): the output in blocks of consecutive elements, each block dims
+ * [0, inner) whole and `split` consecutive indices of dim `inner` (fewer at the end of
+ * that dim). Inside a block, each input is read as one of: */
+typedef enum plan_access {
+    PLAN_ACCESS_RUN = 0,     /* a contiguous run: block element j is input element offset + j */
+    PLAN_ACCESS_FIXED = 1,   /* one element for the whole block */
+    PLAN_ACCESS_PATTERN = 2, /* anything else: gathered by the back end, dim by dim */
+} plan_access;
+
+typedef struct plan_blocks {
+    int32_t inner;          /* dims [0, inner) lie whole in every block; inner <= rank */
+    int64_t inner_elements; /* their product */
+    int64_t split;          /* indices of dim `inner` per block (1 when inner == rank) */
+    int64_t elements;       /* elements in a full block: inner_elements * split */
+    int64_t count;          /* blocks in the whole output */
+    plan_access access[3];  /* cond, then, else */
+    /* The order of the blocks: an odometer over `levels` levels, fastest first. Each is
+     * one dim above `inner`, or (at chunk_level; -1 when inner == rank) the blocks
+     * along dim `inner`, of which there are extent[chunk_level] with `split` indices
+     * each but the last (last_split). step[t][l]: tensor t's element offset from one
+     * index of level l to the next. The level that goes fastest is the one along which
+     * the gathered inputs stay the same most (plan_blocks.c). */
+    int32_t levels, chunk_level;
+    int64_t last_split;
+    int64_t extent[CLSEL_MAX_RANK];
+    int64_t step[PLAN_OPERANDS][CLSEL_MAX_RANK];
+} plan_blocks;
+
+/* One block of the walk: where it starts in every tensor. */
+typedef struct plan_block {
+    int64_t split;                 /* indices of dim `inner` in this block */
+    int64_t offset[PLAN_OPERANDS]; /* element offset of its first element, per tensor */
+    int64_t coord[CLSEL_MAX_RANK]; /* its index along each level */
+} plan_block;
+
+/* Blocks of at most `target` elements (one, when target < 1); when the innermost dim
+ * has `long_row` elements or more, blocks are pieces of single rows (every input then
+ * a run or fixed), since gathering pays only for short rows. Only for a plan with a
+ * non-empty output. */
+void plan_blocks_make(const clsel_plan *plan, int64_t target, int64_t long_row, plan_blocks *blocks);
+/* Block `index` of the walk (0 <= index < count), and the one after it. */
+void plan_block_at(const plan_blocks *blocks, int64_t index, plan_block *at);
+void plan_block_next(const plan_blocks *blocks, plan_block *at);
+
 /* How each output dim is fed: axis_of[op][d] is the axis of input `op` (cond, then,
  * else) read along output dim d, or -1 where that input is broadcast. */
 typedef struct plan_layout {

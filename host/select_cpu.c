@@ -1,13 +1,17 @@
-/* select_cpu.c - the CPU path: runs a plan's collapsed geometry on host memory.
+/* select_cpu.c - the CPU path: runs a plan on host memory, block by block
+ * (plan_blocks.c).
  *
  * Elements move as unsigned integers of their storage width (never through float
- * registers, so NaN payloads and -0.0 survive). Each row is one call of a loop that
- * is specialised on whether cond, then and else advance along the innermost dim
- * (stride 1) or stay put (stride 0). These portable loops load all three values and
- * pick by a bit mask: a ternary against memory is a conditional load that compilers
- * do not vectorize (PERF.md, rule 2), and the mask form also vectorizes 8-byte
- * elements with the baseline x86-64 ISA, which the ternary does not (5 vs 19 GB/s).
- * Where the processor has AVX2, select_cpu_avx2.c's loops run instead. */
+ * registers, so NaN payloads and -0.0 survive). Per block, each input is a contiguous
+ * run, one fixed element, or a pattern gathered into a small buffer (cpu_gather.c)
+ * that is then read as a run; one call of a loop specialised on which inputs advance
+ * does the block. A gathered buffer is kept while the next blocks read the same
+ * elements (a mask or a per-channel vector shared by many blocks is gathered once).
+ * These portable loops load all three values and pick by a bit mask: a ternary
+ * against memory is a conditional load that compilers do not vectorize, and the mask
+ * form also vectorizes 8-byte elements with the baseline x86-64 ISA, which the ternary
+ * does not (5 vs 19 GB/s). Where the processor has AVX2, select_cpu_avx2.c's loops run
+ * instead. */
 #include <stdint.h>
 #include <string.h>
 
@@ -16,24 +20,17 @@
 #include "select_cpu.h"
 #include "testing.h"
 
-/* CV, TV, EV: 1 when cond / then / else advance along the row, 0 when they stay put. */
-#define CLSEL_ROW_FN(T, CV, TV, EV)                                                                \
-    static inline void one_row_##T##_##CV##TV##EV(int64_t n, const uint8_t *cond, const T *t, const T *e, \
-                                                  T *o)                                            \
-    {                                                                                              \
-        for (int64_t i = 0; i < n; ++i) {                                                          \
-            const T take_then = (T)0 - (T)(cond[CV ? i : 0] != 0);                                 \
-            o[i] = (t[TV ? i : 0] & take_then) | (e[EV ? i : 0] & (T)~take_then);                  \
-        }                                                                                          \
-    }                                                                                              \
-    static void row_##T##_##CV##TV##EV(const cpu_rows *r)                                          \
-    {                                                                                              \
-        const uint8_t *c = r->cond, *t = r->then_data, *e = r->else_data;                          \
-        uint8_t *o = r->out;                                                                       \
-        for (int64_t k = 0; k < r->count; ++k) {                                                   \
-            one_row_##T##_##CV##TV##EV(r->n, c, (const T *)t, (const T *)e, (T *)o);               \
-            c += r->step[0], t += r->step[1], e += r->step[2], o += r->step[3];                    \
-        }                                                                                          \
+/* CV, TV, EV: 1 when cond / then / else advance, 0 when they stay put. */
+#define CLSEL_ROW_FN(T, CV, TV, EV)                                                                 \
+    static void row_##T##_##CV##TV##EV(int64_t n, const uint8_t *cond, const void *tv, const void *ev, \
+                                       void *ov)                                                    \
+    {                                                                                               \
+        const T *t = tv, *e = ev;                                                                   \
+        T *o = ov;                                                                                  \
+        for (int64_t i = 0; i < n; ++i) {                                                           \
+            const T take_then = (T)0 - (T)(cond[CV ? i : 0] != 0);                                  \
+            o[i] = (t[TV ? i : 0] & take_then) | (e[EV ? i : 0] & (T)~take_then);                   \
+        }                                                                                           \
     }
 
 #define CLSEL_ROW_FNS(T)          \
@@ -99,66 +96,6 @@ clsel_status cpu_check_buffers(const clsel_plan *plan, const void *cond, const v
     return CLSEL_SUCCESS;
 }
 
-/* An odometer over the rows (dims 1 .. rank-1) keeping each operand's element offset
- * of the row's first element. */
-typedef struct row_walker {
-    int64_t index[CLSEL_MAX_RANK];
-    int64_t offset[PLAN_OPERANDS];
-} row_walker;
-
-static void walker_start(row_walker *wk, const clsel_plan *plan, int64_t row)
-{
-    memset(wk, 0, sizeof *wk);
-    for (int32_t d = 1; d < plan->rank; ++d) { /* one division per dim, once per walk */
-        wk->index[d] = row % plan->dims[d];
-        row /= plan->dims[d];
-        for (int op = 0; op < PLAN_OPERANDS; ++op) wk->offset[op] += wk->index[d] * plan->strides[op][d];
-    }
-}
-
-/* Rows left in the current sweep along dim 1, this one included. */
-static int64_t walker_sweep_left(const row_walker *wk, const clsel_plan *plan)
-{
-    return plan->rank < 2 ? 1 : plan->dims[1] - wk->index[1];
-}
-
-/* Moves k rows on, k <= walker_sweep_left. */
-static void walker_advance(row_walker *wk, const clsel_plan *plan, int64_t k)
-{
-    for (int32_t d = 1; d < plan->rank; ++d, k = 1) {
-        for (int op = 0; op < PLAN_OPERANDS; ++op) wk->offset[op] += plan->strides[op][d] * k;
-        if ((wk->index[d] += k) < plan->dims[d]) return;
-        for (int op = 0; op < PLAN_OPERANDS; ++op) wk->offset[op] -= plan->strides[op][d] * plan->dims[d];
-        wk->index[d] = 0;
-    }
-}
-
-typedef struct row_job {
-    const clsel_plan *plan;
-    cpu_row_fn row;
-    const uint8_t *cond, *then_data, *else_data;
-    uint8_t *out;
-} row_job;
-
-/* Elements [x, x + n) of `count` rows from the walker's current one along dim 1
- * (count <= walker_sweep_left). */
-static void run_rows(const row_job *job, const row_walker *wk, int64_t x, int64_t n, int64_t count)
-{
-    const clsel_plan *plan = job->plan;
-    const int64_t w = (int64_t)plan->elem_size;
-    int64_t at[PLAN_OPERANDS];
-    for (int op = 0; op < PLAN_OPERANDS; ++op) at[op] = wk->offset[op] + (plan->rank ? plan->strides[op][0] : 0) * x;
-    cpu_rows rows = {n, count, job->cond + at[PLAN_COND], job->then_data + at[PLAN_THEN] * w,
-                     job->else_data + at[PLAN_ELSE] * w, job->out + at[PLAN_OUT] * w, {0, 0, 0, 0}};
-    if (plan->rank >= 2) {
-        rows.step[0] = plan->strides[PLAN_COND][1];
-        rows.step[1] = plan->strides[PLAN_THEN][1] * w;
-        rows.step[2] = plan->strides[PLAN_ELSE][1] * w;
-        rows.step[3] = plan->strides[PLAN_OUT][1] * w;
-    }
-    job->row(&rows);
-}
-
 /* Tiling pays only when an input's row would be gone from the last-level cache by the
  * time a later row reads it again: when the traffic between the two reads exceeds this
  * (a quarter of the CI box's 32 MiB L3, fixed for the reason STREAM_MIN_BYTES is).
@@ -166,9 +103,29 @@ static void run_rows(const row_job *job, const row_walker *wk, int64_t x, int64_
  * [4,1,1024,1024] mask ran at 73-81 % of memcpy tiled, 91 % untiled (clsel bench). */
 #define TILE_MIN_REUSE_BYTES ((uint64_t)8 << 20)
 
+/* Outputs of at least this many bytes are written past the caches (non-temporal
+ * stores): they would mostly leave the caches anyway, and skipping the read for
+ * ownership saves a third of the memory traffic (select_cpu_avx2.c). Smaller outputs
+ * stay cached for whatever reads them next. A fixed size rather than the cache size the
+ * system reports: on virtual machines that report is often the host's, not the share
+ * this process gets (the CI box says 256 MiB for a 32 MiB L3). */
+#define STREAM_MIN_BYTES ((uint64_t)8 << 20)
+
+/* Rows of at least this many bytes are walked in pieces of one row each (every input a
+ * run or fixed); shorter ones are gathered several dims at a time. */
+#define CPU_LONG_ROW_BYTES (CPU_BLOCK_BYTES / 4)
+
+/* Blocks that are pieces of long rows (nothing gathered) can be longer than those with
+ * a gathered input, so that a long row is fewer calls; pieces stay many enough to share
+ * out over threads. */
+#define CPU_ROW_PIECE_BYTES ((int64_t)1 << 20)
+
+static int64_t block_target(const clsel_plan *plan) { return CPU_BLOCK_BYTES / (int64_t)plan->elem_size; }
+
 int cpu_tiles_rows(const clsel_plan *plan)
 {
-    if (plan->rank < 2 || plan->dims[0] < 2 * CPU_TILE) return 0;
+    const int64_t chunk = block_target(plan);
+    if (plan->rank < 2 || plan->dims[0] < 2 * chunk) return 0;
     uint64_t row_bytes = (uint64_t)plan->dims[0] * plan->elem_size; /* the output's */
     for (int op = 0; op < 3; ++op)
         if (plan->strides[op][0] != 0) row_bytes += (uint64_t)plan->dims[0] * (op ? plan->elem_size : 1);
@@ -184,46 +141,118 @@ int cpu_tiles_rows(const clsel_plan *plan)
     return 0;
 }
 
-void cpu_run_range(const clsel_plan *plan, const uint8_t *cond, const uint8_t *then_data,
-                   const uint8_t *else_data, uint8_t *out, int64_t begin, int64_t end, int stream)
+void cpu_walk_make(const clsel_plan *plan, const void *cond, const void *then_data, const void *else_data,
+                   void *out, cpu_walk *walk)
 {
-    const int64_t n0 = plan->rank ? plan->dims[0] : 1;
-    int advances = 0;
-    for (int op = 0; op < 3; ++op) advances = advances * 2 + (plan->rank && plan->strides[op][0] != 0);
-    const cpu_row_fn(*avx2)[8] = clsel_testing_portable() ? NULL : cpu_avx2_rows(stream);
-    const int wi = width_index(plan->elem_size);
-    const row_job job = {plan, avx2 ? avx2[wi][advances] : row_table[wi][advances], cond, then_data, else_data, out};
-    row_walker wk;
+    walk->plan = plan;
+    const int64_t long_row = CPU_LONG_ROW_BYTES / (int64_t)plan->elem_size;
+    const int tiles = cpu_tiles_rows(plan);
+    const int64_t target = plan->rank && plan->dims[0] >= long_row && !tiles
+                               ? CPU_ROW_PIECE_BYTES / (int64_t)plan->elem_size
+                               : block_target(plan);
+    plan_blocks_make(plan, target, long_row, &walk->blocks);
+    /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
+    walk->by_chunk = tiles && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
+    walk->stream = (uint64_t)plan->out_count * plan->elem_size >= STREAM_MIN_BYTES;
+    walk->cond = cond;
+    walk->then_data = then_data;
+    walk->else_data = else_data;
+    walk->out = out;
+}
 
-    if (cpu_tiles_rows(plan) && begin % n0 == 0 && end % n0 == 0) {
-        /* An input re-read by several rows (an attention mask, a per-row vector): walk
-         * the rows tile by tile, so that its tile is still in the cache for the next row. */
-        for (int64_t x = 0; x < n0; x += CPU_TILE) {
-            int64_t n = n0 - x < CPU_TILE ? n0 - x : CPU_TILE;
-            walker_start(&wk, plan, begin / n0);
-            for (int64_t r = begin / n0, last = end / n0; r < last;) {
-                int64_t count = walker_sweep_left(&wk, plan);
-                if (count > last - r) count = last - r;
-                run_rows(&job, &wk, x, n, count);
-                walker_advance(&wk, plan, count);
-                r += count;
+int64_t cpu_walk_units(const cpu_walk *walk)
+{
+    return walk->by_chunk ? walk->blocks.count / walk->blocks.extent[0] : walk->blocks.count;
+}
+
+/* A gathered input: which block elements the buffer holds (valid while offset and
+ * split match). */
+typedef struct gathered {
+    uint8_t *data;
+    int64_t offset, split;
+} gathered;
+
+typedef struct block_job {
+    const cpu_walk *walk;
+    const cpu_row_fn *fns; /* the 8 loops of the element width */
+    const uint8_t *base[3], *end[3];
+    size_t w[3];
+    gathered buf[3];
+    cpu_gather_walk gather[3];
+} block_job;
+
+/* Where input `op` is read for the block, and whether it advances. */
+static const uint8_t *source(block_job *job, const plan_block *at, int op, int *advances)
+{
+    const cpu_walk *walk = job->walk;
+    const uint8_t *at_offset = job->base[op] + at->offset[op] * (int64_t)job->w[op];
+    *advances = walk->blocks.access[op] != PLAN_ACCESS_FIXED;
+    if (walk->blocks.access[op] != PLAN_ACCESS_PATTERN) return at_offset;
+    gathered *g = &job->buf[op];
+    if (g->offset != at->offset[op] || g->split < at->split) {
+        cpu_gather(&job->gather[op], at->split, at_offset, job->end[op], g->data);
+        g->offset = at->offset[op];
+        g->split = at->split;
+    }
+    return g->data;
+}
+
+static void run_block(block_job *job, const plan_block *at)
+{
+    const cpu_walk *walk = job->walk;
+    const int64_t n = walk->blocks.inner_elements * at->split;
+    uint8_t *out = walk->out + at->offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN];
+    const uint8_t *cond = job->base[PLAN_COND] + at->offset[PLAN_COND];
+    int adv[3] = {1, 0, 0};
+    if (walk->blocks.access[PLAN_COND] == PLAN_ACCESS_FIXED) {
+        /* One choice for the whole block: only the chosen input is read (and gathered). */
+        const int op = *cond ? PLAN_THEN : PLAN_ELSE;
+        const uint8_t *src = source(job, at, op, &adv[1]);
+        job->fns[adv[1] * 3](n, cond, src, src, out);
+        return;
+    }
+    cond = source(job, at, PLAN_COND, &adv[0]);
+    const uint8_t *t = source(job, at, PLAN_THEN, &adv[1]), *e = source(job, at, PLAN_ELSE, &adv[2]);
+    job->fns[adv[0] * 4 + adv[1] * 2 + adv[2]](n, cond, t, e, out);
+}
+
+void cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last)
+{
+    const clsel_plan *plan = walk->plan;
+    const plan_blocks *b = &walk->blocks;
+    _Alignas(64) uint8_t buffers[3][CPU_BLOCK_BYTES + CPU_GATHER_SLACK];
+    const cpu_row_fn(*avx2)[8] = clsel_testing_portable() ? NULL : cpu_avx2_rows(walk->stream);
+    const int wi = width_index(plan->elem_size);
+    block_job job;
+    job.walk = walk;
+    job.fns = avx2 ? avx2[wi] : row_table[wi];
+    job.base[PLAN_COND] = walk->cond;
+    job.base[PLAN_THEN] = walk->then_data;
+    job.base[PLAN_ELSE] = walk->else_data;
+    for (int op = 0; op < 3; ++op) {
+        job.w[op] = op == PLAN_COND ? 1 : plan->elem_size;
+        job.buf[op] = (gathered){buffers[op], -1, 0};
+        job.end[op] = job.base[op] + plan->in_count[op] * (int64_t)job.w[op];
+        if (b->access[op] == PLAN_ACCESS_PATTERN) cpu_gather_prepare(plan, b, op, job.w[op], &job.gather[op]);
+    }
+    plan_block at;
+    if (walk->by_chunk) {
+        /* Chunk x of every row in the range, then chunk x + 1: a re-read input's chunk
+         * is still cached when the next row reads it. */
+        for (int64_t x = 0; x < b->extent[0]; ++x)
+            for (int64_t line = first; line < last; ++line) {
+                plan_block_at(b, line * b->extent[0] + x, &at);
+                run_block(&job, &at);
             }
-        }
-    } else {
-        int64_t x = begin % n0;
-        walker_start(&wk, plan, begin / n0);
-        for (int64_t done = begin; done < end; x = 0) {
-            int64_t count = 1, n = n0 - x < end - done ? n0 - x : end - done;
-            if (x == 0 && n == n0) { /* whole rows: as many as this sweep and the range hold */
-                count = walker_sweep_left(&wk, plan);
-                if (count > (end - done) / n0) count = (end - done) / n0;
-            }
-            run_rows(&job, &wk, x, n, count);
-            walker_advance(&wk, plan, count);
-            done += n * count;
+    } else if (first < last) {
+        plan_block_at(b, first, &at);
+        for (int64_t i = first;;) {
+            run_block(&job, &at);
+            if (++i == last) break;
+            plan_block_next(b, &at);
         }
     }
-    if (stream && avx2) cpu_stream_fence();
+    if (walk->stream && avx2) cpu_stream_fence();
 }
 
 clsel_status clsel_plan_run_cpu_options(const clsel_plan *plan, const void *cond, const void *then_data,
@@ -232,7 +261,9 @@ clsel_status clsel_plan_run_cpu_options(const clsel_plan *plan, const void *cond
     if (!plan) return clsel_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_plan_run_cpu: plan is NULL");
     clsel_status st = cpu_check_buffers(plan, cond, then_data, else_data, out);
     if (st != CLSEL_SUCCESS || plan->out_count == 0) return st;
-    cpu_run_parallel(plan, cond, then_data, else_data, out, options);
+    cpu_walk walk;
+    cpu_walk_make(plan, cond, then_data, else_data, out, &walk);
+    cpu_run_parallel(&walk, options);
     return CLSEL_SUCCESS;
 }
 

@@ -1,51 +1,76 @@
-/* select_cpu.h - pieces of the CPU path that the runtime reuses. */
+/* select_cpu.h - the CPU path's pieces: the select loops, the gather, the walk over a
+ * plan's blocks, and the split over threads. */
 #ifndef CLSEL_HOST_SELECT_CPU_H
 #define CLSEL_HOST_SELECT_CPU_H
 
 #include <stdint.h>
 
 #include "clsel.h"
+#include "plan.h"
 
 /* The NULL-pointer and aliasing rules for host tensors (clsel_plan_run_cpu). */
 clsel_status cpu_check_buffers(const clsel_plan *plan, const void *cond, const void *then_data,
                                const void *else_data, const void *out);
 
-/* `count` rows of n elements each, the k-th starting `step` bytes (cond, then, else, out)
- * after the (k-1)-th: consecutive rows along one dim, so that the walk over the outer
- * dims happens once per sweep, not once per row (short rows would spend more time there
- * than on their elements). */
-typedef struct cpu_rows {
-    int64_t n, count;
-    const uint8_t *cond, *then_data, *else_data;
-    uint8_t *out;
-    int64_t step[4];
-} cpu_rows;
+/* n output elements from cond, then and else, each either advancing one element per
+ * output element or fixed (read at [0]), as the table entry it was taken from says:
+ * [cond advances * 4 + then advances * 2 + else advances]. */
+typedef void (*cpu_row_fn)(int64_t n, const uint8_t *cond, const void *then_data, const void *else_data, void *out);
 
-/* Runs cpu_rows in which cond, then and else each advance along a row or stay put, as
- * the table entry says (select_cpu.c). */
-typedef void (*cpu_row_fn)(const cpu_rows *rows);
-
-/* Row tiles of this many elements, when an input is re-read by several rows. */
-#define CPU_TILE 8192
-
-/* Whether cpu_run_range walks whole rows tile by tile for this plan (then ranges that
- * start and end on row boundaries go faster). */
-int cpu_tiles_rows(const clsel_plan *plan);
-
-/* The output elements [begin, end) (flat, row-major) of the plan, on this thread;
- * `stream`: write the output with non-temporal stores where the processor has them. */
-void cpu_run_range(const clsel_plan *plan, const uint8_t *cond, const uint8_t *then_data,
-                   const uint8_t *else_data, uint8_t *out, int64_t begin, int64_t end, int stream);
-
-/* The AVX2 row loops [element width index][cond*4 + then*2 + else advancing], plain or
+/* The AVX2 loops [element width index][cond, then, else advancing as bits], plain or
  * streaming stores; NULL when the processor (or the build) has no AVX2
  * (select_cpu_avx2.c). cpu_stream_fence orders streamed stores before returning. */
 const cpu_row_fn (*cpu_avx2_rows(int stream))[8];
 void cpu_stream_fence(void);
 
+/* Bytes a block's buffer is read or written as: its elements take at most this many. */
+#define CPU_BLOCK_BYTES 8192
+/* Bytes after a gather buffer's elements that cpu_gather may write. */
+#define CPU_GATHER_SLACK 32
+
+/* How one input is gathered for the blocks of a walk (cpu_gather.c): its block dims of
+ * more than one index, innermost first, with the source step and destination size of
+ * one index of each, and the loop that writes its runs. */
+typedef struct cpu_gather_walk {
+    int levels, split_level, run_levels, run_copies;
+    int64_t extent[CLSEL_MAX_RANK + 2];
+    int64_t step[CLSEL_MAX_RANK + 2]; /* source bytes from one index to the next */
+    int64_t size[CLSEL_MAX_RANK + 2]; /* destination bytes of one index */
+    size_t run_bytes, w;
+    void (*runs)(uint8_t *dst, const uint8_t *src, int64_t n, int64_t step, int64_t size, size_t bytes,
+                 const uint8_t *src_end);
+} cpu_gather_walk;
+
+void cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *blocks, int op, size_t w, cpu_gather_walk *g);
+/* The input's elements for a block whose dim `inner` has `split` indices, from src
+ * (the input at the block's offset; the input ends at src_end) into dst, in block
+ * order. dst has room for CPU_GATHER_SLACK bytes past them. */
+void cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src, const uint8_t *src_end, uint8_t *dst);
+
+/* The CPU path's walk over a plan: its blocks, the tensors, and how a range of work
+ * units maps to blocks (select_cpu.c). */
+typedef struct cpu_walk {
+    const clsel_plan *plan;
+    plan_blocks blocks;
+    int by_chunk; /* units are lines along dim 0, walked chunk by chunk (cpu_tiles_rows) */
+    int stream;   /* non-temporal stores for the output */
+    const uint8_t *cond, *then_data, *else_data;
+    uint8_t *out;
+} cpu_walk;
+
+/* Whether the walk goes chunk by chunk over several long rows, so that an input they
+ * all read is still in the cache for the next row (rows too long to stay cached). */
+int cpu_tiles_rows(const clsel_plan *plan);
+void cpu_walk_make(const clsel_plan *plan, const void *cond, const void *then_data, const void *else_data,
+                   void *out, cpu_walk *walk);
+/* Work units of the walk (blocks, or rows when by_chunk); pieces of a split over
+ * threads are ranges of them. */
+int64_t cpu_walk_units(const cpu_walk *walk);
+/* Units [first, last) on this thread. */
+void cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last);
+
 /* The whole output, split over the threads or the pool the options name
  * (cpu_parallel.c). */
-void cpu_run_parallel(const clsel_plan *plan, const void *cond, const void *then_data,
-                      const void *else_data, void *out, const clsel_cpu_options *options);
+void cpu_run_parallel(const cpu_walk *walk, const clsel_cpu_options *options);
 
 #endif

@@ -42,82 +42,125 @@ AVX2 static inline __m256i splat_2(const uint16_t *v) { return _mm256_set1_epi16
 AVX2 static inline __m256i splat_4(const uint32_t *v) { return _mm256_set1_epi32((int)*v); }
 AVX2 static inline __m256i splat_8(const uint64_t *v) { return _mm256_set1_epi64x((long long)*v); }
 
-/* Stores a vector, streamed past the caches or not. */
-#define STORE_1(p, v) _mm256_stream_si256((__m256i *)(p), v)
-#define STORE_0(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define BLEND_SCALAR_00(i) (c[i] ? t[0] : e[0])
+#define BLEND_SCALAR_01(i) (c[i] ? t[0] : e[i])
+#define BLEND_SCALAR_10(i) (c[i] ? t[i] : e[0])
+#define BLEND_SCALAR_11(i) (c[i] ? t[i] : e[i])
+/* Moves the pointers k elements on, as far as each advances. */
+#define BLEND_ADVANCE_00(k) (c += (k))
+#define BLEND_ADVANCE_01(k) (c += (k), e += (k))
+#define BLEND_ADVANCE_10(k) (c += (k), t += (k))
+#define BLEND_ADVANCE_11(k) (c += (k), t += (k), e += (k))
+#define BLEND_VEC_1_00(i) blend_vec_1_00(c, t, e, i)
+#define BLEND_VEC_1_01(i) blend_vec_1_01(c, t, e, i)
+#define BLEND_VEC_1_10(i) blend_vec_1_10(c, t, e, i)
+#define BLEND_VEC_1_11(i) blend_vec_1_11(c, t, e, i)
+#define BLEND_VEC_2_00(i) blend_vec_2_00(c, t, e, i)
+#define BLEND_VEC_2_01(i) blend_vec_2_01(c, t, e, i)
+#define BLEND_VEC_2_10(i) blend_vec_2_10(c, t, e, i)
+#define BLEND_VEC_2_11(i) blend_vec_2_11(c, t, e, i)
+#define BLEND_VEC_4_00(i) blend_vec_4_00(c, t, e, i)
+#define BLEND_VEC_4_01(i) blend_vec_4_01(c, t, e, i)
+#define BLEND_VEC_4_10(i) blend_vec_4_10(c, t, e, i)
+#define BLEND_VEC_4_11(i) blend_vec_4_11(c, t, e, i)
+#define BLEND_VEC_8_00(i) blend_vec_8_00(c, t, e, i)
+#define BLEND_VEC_8_01(i) blend_vec_8_01(c, t, e, i)
+#define BLEND_VEC_8_10(i) blend_vec_8_10(c, t, e, i)
+#define BLEND_VEC_8_11(i) blend_vec_8_11(c, t, e, i)
 
-/* cond advances along the row: blend then and else by the cond mask. TV, EV: whether
- * then / else advance; STREAM: non-temporal stores (the output pointer is first
- * brought to a 32-byte boundary element by element). */
-#define ROW_BLEND(W, T, TV, EV, STREAM)                                                         \
-    AVX2 static inline void blend_##W##_##TV##EV##_##STREAM(int64_t n, const uint8_t *c, const void *tv, \
-                                                            const void *ev, void *ov)               \
-    {                                                                                           \
-        const T *t = tv, *e = ev;                                                               \
-        T *o = ov;                                                                              \
-        enum { LANES = 32 / W };                                                                \
-        int64_t i = 0;                                                                          \
-        if (STREAM)                                                                             \
-            for (; i < n && ((uintptr_t)(o + i) & 31); ++i) o[i] = c[i] ? t[TV ? i : 0] : e[EV ? i : 0]; \
-        const __m256i t_splat = splat_##W(t), e_splat = splat_##W(e);                           \
-        for (; i + LANES <= n; i += LANES) {                                                    \
-            const __m256i when_false = zero_mask_##W(c + i);                                    \
-            const __m256i a = TV ? _mm256_loadu_si256((const __m256i *)(t + i)) : t_splat;      \
-            const __m256i b = EV ? _mm256_loadu_si256((const __m256i *)(e + i)) : e_splat;      \
-            STORE_##STREAM(o + i, _mm256_blendv_epi8(a, b, when_false));                        \
-        }                                                                                       \
-        for (; i < n; ++i) o[i] = c[i] ? t[TV ? i : 0] : e[EV ? i : 0];                         \
+/* Each loop computes one vector of output at element i with VEC(i) and comes in two
+ * forms. Plain: unaligned stores, the last vector overlapping the one before it rather
+ * than a scalar tail (recomputing an element gives the same bits, even in place).
+ * Streamed: the whole 64-byte lines in the middle with non-temporal stores, the partial
+ * lines at either end with the plain form; a line is never written partly streamed and
+ * partly cached (that costs the read the streaming avoids), and the plain ends are at
+ * least a vector long so that they need no scalar loop. Outputs shorter than a vector
+ * go element by element. */
+#define LOOPS(NAME, W, T, SCALAR, VEC, ADVANCE)                                                      \
+    AVX2 static void NAME##_0(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov) \
+    {                                                                                                \
+        const T *t = tv, *e = ev;                                                                    \
+        T *o = ov;                                                                                   \
+        (void)c, (void)e;                                                                            \
+        enum { LANES = 32 / W };                                                                     \
+        if (n < LANES) {                                                                             \
+            for (int64_t i = 0; i < n; ++i) o[i] = SCALAR(i);                                        \
+            return;                                                                                  \
+        }                                                                                            \
+        int64_t i = 0;                                                                               \
+        for (; i + LANES <= n; i += LANES) _mm256_storeu_si256((__m256i *)(o + i), VEC(i));          \
+        if (i < n) _mm256_storeu_si256((__m256i *)(o + n - LANES), VEC(n - LANES));                  \
+    }                                                                                                \
+    AVX2 static void NAME##_1(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov) \
+    {                                                                                                \
+        const T *t = tv, *e = ev;                                                                    \
+        T *o = ov;                                                                                   \
+        (void)c, (void)e;                                                                            \
+        enum { LANES = 32 / W, LINE = 64 / W };                                                      \
+        const uintptr_t misaligned = (uintptr_t)o & 63;                                              \
+        int64_t lo = (int64_t)((64 - misaligned) & 63) / W;                                          \
+        if (lo < LANES) lo += LINE;                                                                  \
+        int64_t hi = n > lo ? lo + (n - lo) / LINE * LINE : lo;                                      \
+        if (n - hi < LANES) hi -= LINE;                                                              \
+        if (misaligned % W || hi <= lo) {                                                            \
+            NAME##_0(n, c, tv, ev, ov);                                                              \
+            return;                                                                                  \
+        }                                                                                            \
+        NAME##_0(lo, c, tv, ev, ov);                                                                 \
+        for (int64_t i = lo; i < hi; i += LANES) _mm256_stream_si256((__m256i *)(o + i), VEC(i));    \
+        ADVANCE(hi);                                                                                 \
+        NAME##_0(n - hi, c, t, e, o + hi);                                                           \
     }
 
-/* cond constant along the row: a copy (or fill) of the chosen operand, which alone is read. */
-#define ROW_PICK(W, T, TV, EV, STREAM)                                                          \
-    AVX2 static inline void pick_##W##_##TV##EV##_##STREAM(int64_t n, const uint8_t *c, const void *tv, \
-                                                           const void *ev, void *ov)                \
+/* cond advances: blend then and else by the cond mask. TV, EV: whether then / else
+ * advance. */
+#define ROW_BLEND(W, T, TV, EV)                                                                \
+    AVX2 static inline __m256i blend_vec_##W##_##TV##EV(const uint8_t *c, const T *t, const T *e, \
+                                                        int64_t i)                             \
+    {                                                                                          \
+        const __m256i when_false = zero_mask_##W(c + i);                                       \
+        const __m256i a = TV ? _mm256_loadu_si256((const __m256i *)(t + i)) : splat_##W(t);    \
+        const __m256i b = EV ? _mm256_loadu_si256((const __m256i *)(e + i)) : splat_##W(e);    \
+        return _mm256_blendv_epi8(a, b, when_false);                                           \
+    }                                                                                          \
+    LOOPS(blend_##W##_##TV##EV, W, T, BLEND_SCALAR_##TV##EV, BLEND_VEC_##W##_##TV##EV, BLEND_ADVANCE_##TV##EV)
+
+/* cond fixed: a copy (or fill) of the chosen operand, which alone is read (it comes in
+ * as the then pointer of the copy and fill loops). */
+#define COPY_SCALAR(i) (t[i])
+#define COPY_VEC(i) _mm256_loadu_si256((const __m256i *)(t + (i)))
+#define COPY_ADVANCE(k) (t += (k))
+#define FILL_SCALAR(i) (t[0])
+#define FILL_ADVANCE(k) ((void)0)
+#define COPY_FILL(W, T)                                                      \
+    LOOPS(copy_##W, W, T, COPY_SCALAR, COPY_VEC, COPY_ADVANCE)               \
+    LOOPS(fill_##W, W, T, FILL_SCALAR, FILL_VEC_##W, FILL_ADVANCE)
+#define FILL_VEC_1(i) splat_1(t)
+#define FILL_VEC_2(i) splat_2(t)
+#define FILL_VEC_4(i) splat_4(t)
+#define FILL_VEC_8(i) splat_8(t)
+
+#define ROW_PICK(W, T, TV, EV, S)                                                               \
+    AVX2 static void pick_##W##_##TV##EV##_##S(int64_t n, const uint8_t *c, const void *tv, const void *ev, \
+                                               void *o)                                         \
     {                                                                                           \
         const int take_then = c[0] != 0;                                                        \
-        const T *s = take_then ? (const T *)tv : (const T *)ev;                                 \
-        const int advances = take_then ? TV : EV;                                               \
-        T *o = ov;                                                                              \
-        enum { LANES = 32 / W };                                                                \
-        int64_t i = 0;                                                                          \
-        if (STREAM)                                                                             \
-            for (; i < n && ((uintptr_t)(o + i) & 31); ++i) o[i] = s[advances ? i : 0];         \
-        const __m256i splat = splat_##W(s);                                                     \
-        if (advances)                                                                           \
-            for (; i + LANES <= n; i += LANES)                                                  \
-                STORE_##STREAM(o + i, _mm256_loadu_si256((const __m256i *)(s + i)));            \
-        else                                                                                    \
-            for (; i + LANES <= n; i += LANES) STORE_##STREAM(o + i, splat);                    \
-        for (; i < n; ++i) o[i] = s[advances ? i : 0];                                          \
+        const void *src = take_then ? tv : ev;                                                  \
+        ((take_then ? TV : EV) ? copy_##W##_##S : fill_##W##_##S)(n, c, src, src, o);           \
     }
 
-/* The cpu_row_fn around one row function: the rows of a sweep, one after another. */
-#define SWEEP(KIND, W, TV, EV, STREAM)                                                         \
-    AVX2 static void KIND##_rows_##W##_##TV##EV##_##STREAM(const cpu_rows *r)                    \
-    {                                                                                          \
-        const uint8_t *c = r->cond, *t = r->then_data, *e = r->else_data;                      \
-        uint8_t *o = r->out;                                                                   \
-        for (int64_t k = 0; k < r->count; ++k) {                                               \
-            KIND##_##W##_##TV##EV##_##STREAM(r->n, c, t, e, o);                                \
-            c += r->step[0], t += r->step[1], e += r->step[2], o += r->step[3];                \
-        }                                                                                      \
-    }
+#define ROW_KIND(W, T, TV, EV)                                                               \
+    ROW_PICK(W, T, TV, EV, 0) ROW_PICK(W, T, TV, EV, 1) ROW_BLEND(W, T, TV, EV)
 
-#define ROW_KIND(W, T, TV, EV, STREAM)                                                         \
-    ROW_PICK(W, T, TV, EV, STREAM) SWEEP(pick, W, TV, EV, STREAM)                              \
-    ROW_BLEND(W, T, TV, EV, STREAM) SWEEP(blend, W, TV, EV, STREAM)
+#define ROWS(W, T)                                                                            \
+    COPY_FILL(W, T) ROW_KIND(W, T, 0, 0) ROW_KIND(W, T, 0, 1) ROW_KIND(W, T, 1, 0) ROW_KIND(W, T, 1, 1)
 
-#define ROWS(W, T, STREAM)                                                                     \
-    ROW_KIND(W, T, 0, 0, STREAM) ROW_KIND(W, T, 0, 1, STREAM) ROW_KIND(W, T, 1, 0, STREAM)     \
-    ROW_KIND(W, T, 1, 1, STREAM)
-
-ROWS(1, uint8_t, 0) ROWS(2, uint16_t, 0) ROWS(4, uint32_t, 0) ROWS(8, uint64_t, 0)
-ROWS(1, uint8_t, 1) ROWS(2, uint16_t, 1) ROWS(4, uint32_t, 1) ROWS(8, uint64_t, 1)
+ROWS(1, uint8_t) ROWS(2, uint16_t) ROWS(4, uint32_t) ROWS(8, uint64_t)
 
 /* Entries in the order of select_cpu.c's tables: cond, then, else advancing, as bits. */
 #define ENTRIES(W, S)                                                                        \
-    {pick_rows_##W##_00_##S, pick_rows_##W##_01_##S, pick_rows_##W##_10_##S, pick_rows_##W##_11_##S, \
-     blend_rows_##W##_00_##S, blend_rows_##W##_01_##S, blend_rows_##W##_10_##S, blend_rows_##W##_11_##S}
+    {pick_##W##_00_##S, pick_##W##_01_##S, pick_##W##_10_##S, pick_##W##_11_##S, \
+     blend_##W##_00_##S, blend_##W##_01_##S, blend_##W##_10_##S, blend_##W##_11_##S}
 
 static const cpu_row_fn avx2_rows[2][4][8] = {
     {ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},

@@ -3,178 +3,308 @@
  * OpenCL C 1.2, no extensions: every element moves as an unsigned integer of its
  * storage width (uchar, ushort, uint, ulong), so f16, bf16 and f64 need neither
  * cl_khr_fp16 nor cl_khr_fp64, and NaN payloads and -0.0 pass unchanged. cond is one
- * byte per element, nonzero = true; it is never read through bool or select().
+ * byte per element, nonzero = true; it is never read through bool.
  *
- * The host collapses the broadcast problem first (host/plan.c) and hands every kernel
- * the same arguments: each tensor as (buffer, element offset), the collapsed dims in
- * `shape` (s0 innermost, unused dims 1) and each operand's element strides per dim
- * (0 = broadcast, unused dims 0). The kernels never re-derive broadcasting.
+ * The host collapses the broadcast problem first (host/plan.c) and the kernels never
+ * re-derive broadcasting: they get the collapsed dims and each tensor's element
+ * strides, or the plan's walk in blocks (host/plan_blocks.c). All index arithmetic is
+ * 32-bit: the host splits an output whose offsets would not fit into pieces that do,
+ * and passes each piece's starting offsets as 64-bit buffer offsets.
  *
- * NDRange: dim 0 runs along the innermost dim (s0, the contiguous run), dim 1 along
- * the rows: all the outer dims flattened, row r unravelled into them once per work-item
- * (a work-group shares its row, so on CPU devices the division is hoisted out of the
- * work-item loop). Three kernel families per element width and index width:
+ * Two families, one per kind of device; the host builds the program with the family
+ * its device wants (-DCLSEL_BLOCKS or -DCLSEL_VECTORS):
  *
- *   clsel_r3_*_CTE  at most 3 collapsed dims (one division per row);
- *   clsel_rn_*_CTE  4 to 8 collapsed dims;
- *        C, T, E: 1 when cond / then / else advance along dim 0, 0 when they stay put,
- *        fixed at compile time so that accesses are provably contiguous.
- *        These two take no bounds check: the host launches them on whole work-groups
- *        only (x < floor(s0 / local) * local), because a per-item check keeps CPU
- *        compilers (PoCL) from vectorizing the work-item loop (PERF.md, measured:
- *        1.4 vs 30 GB/s for 1-byte data).
- *   clsel_loop_*    a plain loop per work-item over part of a row (x0 <= x < s0) for
- *        one or more rows: the rest of every row after the whole work-groups, and whole
- *        rows when the innermost dim is too short for work-groups (a rank-8 pattern
- *        that does not collapse, say).
+ * clsel_blocks_W_CTE (CPU devices: PoCL). One work-item per work-group walks a range of
+ * the plan's blocks. A CPU compiler turns a work-item's loops into ordinary vector
+ * loops, so each block is one pass of a select loop over contiguous runs: an input
+ * that is a contiguous run of the block is read where it is (r); any other (a pattern,
+ * or one element for the whole block) is first gathered into the work-group's local
+ * memory (l) and kept there while the following blocks read the same elements.
+ * C, T, E name where cond, then and else come from; clsel_blocks_W_pick serves plans
+ * whose cond is one element per block (a copy or a fill of the chosen input, which
+ * alone is read).
  *
- * Selection: where cond advances along dim 0, cond, then and else are all loaded and
- * then one is picked (a ternary on memory is a conditional load, which vectorizers give
- * up on for 1- and 2-byte types). Where cond is constant along dim 0 it is loaded once
- * and only the chosen operand is read (the branch is uniform across the row, so a CPU
- * compiler unswitches it into two plain copies, and the other operand is never read).
- * Index width: i32 kernels are used only when every index fits in 31 bits, i64
- * kernels otherwise.
+ * clsel_vectors_W_CTE (GPUs). One work-item per 16 bytes of output (16 / W elements),
+ * work-groups of consecutive items, so that a warp reads and writes whole consecutive
+ * segments. An item finds its element's place in every tensor by dividing its output
+ * index by the collapsed dims with precomputed multipliers (no division instruction);
+ * when its elements lie in one row it moves them with vector loads and one vector
+ * store, else element by element. C, T, E: 1 when cond / then / else advance along the
+ * innermost dim, 0 when they are fixed along it.
  */
 
-#define CLSEL_RESTRICT_0
-#define CLSEL_RESTRICT_1
+#define CLSEL_TENSORS(T)                                                                         \
+    global const uchar *restrict cond, ulong cond_off, global const T *restrict then_, ulong then_off, \
+        global const T *restrict else_, ulong else_off, global T *restrict out, ulong out_off
 
-#define CLSEL_ARGS(T, IDX, IDX8, TV, EV)                                                           \
-    global const uchar *restrict cond, ulong cond_off, global const T *CLSEL_RESTRICT_##TV then_, \
-        ulong then_off, global const T *CLSEL_RESTRICT_##EV else_, ulong else_off, global T *out,  \
-        ulong out_off, IDX8 shape, IDX8 cs, IDX8 ts, IDX8 es, IDX8 os, IDX x0, IDX r0, IDX rows
-
-#define CLSEL_OFFSETS  \
-    cond += cond_off;  \
-    then_ += then_off; \
-    else_ += else_off; \
+#define CLSEL_AT_OFFSETS \
+    cond += cond_off;    \
+    then_ += then_off;   \
+    else_ += else_off;   \
     out += out_off;
 
-/* Element offsets of row r: one division for at most 3 dims ... */
-#define CLSEL_ROW3(IDX)                      \
-    const IDX y = r % shape.s1;              \
-    const IDX z = r / shape.s1;              \
-    IDX ci = y * cs.s1 + z * cs.s2;          \
-    IDX ti = y * ts.s1 + z * ts.s2;          \
-    IDX ei = y * es.s1 + z * es.s2;          \
-    IDX oi = y * os.s1 + z * os.s2;
+#ifdef CLSEL_BLOCKS
 
-/* ... or one per outer dim (unused dims have size 1 and stride 0). */
-#define CLSEL_DIM(IDX, k)                 \
-    {                                     \
-        const IDX d = q % shape.s##k;     \
-        q /= shape.s##k;                  \
-        ci += d * cs.s##k;                \
-        ti += d * ts.s##k;                \
-        ei += d * es.s##k;                \
-        oi += d * os.s##k;                \
-    }
-#define CLSEL_ROWN(IDX)                                                                     \
-    IDX ci = 0, ti = 0, ei = 0, oi = 0, q = r;                                              \
-    CLSEL_DIM(IDX, 1) CLSEL_DIM(IDX, 2) CLSEL_DIM(IDX, 3) CLSEL_DIM(IDX, 4) CLSEL_DIM(IDX, 5) \
-    CLSEL_DIM(IDX, 6) CLSEL_DIM(IDX, 7)
+/* Bytes of local memory after each gathered buffer that a gather may write past its
+ * elements (a splat writes whole vectors). */
+#define CLSEL_SLACK 64
 
-/* The pick at x of a row whose offsets are ci, ti, ei, oi. */
-#define CLSEL_PICK_1(T, CV, TV, EV)                 \
-    {                                               \
-        const uchar c = cond[ci + x];               \
-        const T a = then_[ti + (TV ? x : 0)];       \
-        const T b = else_[ei + (EV ? x : 0)];       \
-        out[oi + x] = c ? a : b;                    \
-    }
-#define CLSEL_PICK_0(T, CV, TV, EV)                                                     \
-    {                                                                                   \
-        const uchar c = cond[ci];                                                       \
-        if (TV == EV) { /* one pointer, chosen once: the row is a plain copy or fill */ \
-            global const T *src = c ? then_ + ti : else_ + ei;                          \
-            out[oi + x] = src[TV ? x : 0];                                              \
-        } else {                                                                        \
-            out[oi + x] = c ? then_[ti + (TV ? x : 0)] : else_[ei + (EV ? x : 0)];       \
-        }                                                                               \
-    }
+/* Where a block element of input X comes from: r a run at p (pointer advanced to the
+ * block), l the local buffer b. */
+#define CLSEL_SRC_r(p, b, i) p[i]
+#define CLSEL_SRC_l(p, b, i) b[i]
 
-#define CLSEL_ROWS(NAME, T, IDX, IDX8, CV, TV, EV, ROW)   \
-    kernel void NAME(CLSEL_ARGS(T, IDX, IDX8, TV, EV))    \
-    {                                                     \
-        const IDX x = (IDX)get_global_id(0) + x0;         \
-        const IDX r = (IDX)get_global_id(1) + r0;         \
-        CLSEL_OFFSETS                                     \
-        ROW(IDX)                                          \
-        CLSEL_PICK_##CV(T, CV, TV, EV)                    \
+/* Gathers one input (element type T, vector type TV of 16 elements) for a block into
+ * dst: the block dims of more than one index, innermost first (ext, step), are split
+ * into the run (the innermost ones along which the input is contiguous, or all fixed)
+ * and the dims above it, walked as an odometer; each run is a copy or a fill. */
+#define CLSEL_GATHER(NAME, T, TV)                                                                     \
+    void NAME(local T *dst, global const T *src, const uint *ext, const uint *step, uint levels)      \
+    {                                                                                                 \
+        uint run = 1, first = 0;                                                                      \
+        const int copies = levels > 0 && step[0] != 0;                                                \
+        while (first < levels && step[first] == (copies ? run : 0)) run *= ext[first++];              \
+        uint at[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                        \
+        uint from = 0;                                                                                \
+        for (local T *d = dst;; d += run) {                                                           \
+            global const T *s = src + from;                                                           \
+            if (copies) {                                                                             \
+                for (uint i = 0; i < run; ++i) d[i] = s[i];                                           \
+            } else {                                                                                  \
+                const TV v = (TV)(s[0]);                                                              \
+                for (uint i = 0; i < run; i += 16) vstore16(v, 0, d + i);                             \
+            }                                                                                         \
+            uint k = first;                                                                           \
+            for (; k < levels; ++k) {                                                                 \
+                from += step[k];                                                                      \
+                if (++at[k] < ext[k]) break;                                                          \
+                from -= step[k] * ext[k];                                                             \
+                at[k] = 0;                                                                            \
+            }                                                                                         \
+            if (k == levels) return;                                                                  \
+        }                                                                                             \
     }
 
-/* One step of the row odometer along outer dim k: advance, and carry into the next
- * dim when dim k wraps (the carry lands in dim k + 1 on the next step). */
-#define CLSEL_STEP(IDX, k)                                                     \
-    if (carry) {                                                               \
-        ci += cs.s##k;                                                         \
-        ti += ts.s##k;                                                         \
-        ei += es.s##k;                                                         \
-        oi += os.s##k;                                                         \
-        carry = ++at##k == shape.s##k;                                         \
-        if (carry) {                                                           \
-            ci -= cs.s##k * shape.s##k;                                        \
-            ti -= ts.s##k * shape.s##k;                                        \
-            ei -= es.s##k * shape.s##k;                                        \
-            oi -= os.s##k * shape.s##k;                                        \
-            at##k = 0;                                                         \
-        }                                                                      \
+CLSEL_GATHER(clsel_gather_w1, uchar, uchar16)
+CLSEL_GATHER(clsel_gather_w2, ushort, ushort16)
+CLSEL_GATHER(clsel_gather_w4, uint, uint16)
+CLSEL_GATHER(clsel_gather_w8, ulong, ulong16)
+
+/* The walk (host/plan_blocks.c), as kernel arguments:
+ *   bdim     extents of the block dims, innermost first (dims below `inner`, then the
+ *            split dim with `split` indices; unused 1)
+ *   cstr, tstr, estr   each input's element stride along those dims
+ *   lext     extents of the levels of the block order, fastest first (unused 1)
+ *   lc, lt, le, lo     each tensor's element step along the levels
+ *   geom     s0 block dims, s1 levels, s2 the level of the split dim's blocks (8: none),
+ *            s3 the split dim's position among the block dims, s4 split, s5 last
+ *            split, s6 blocks, s7 blocks per work-item
+ *   kinds    s0-s2: how cond, then, else are read (0 run, 1 fixed, 2 pattern), s3 the
+ *            block elements of one index of the split dim, s4 bytes of local memory
+ *            per buffer (scratch holds three) */
+#define CLSEL_WALK_ARGS                                                                          \
+    uint8 bdim, uint8 cstr, uint8 tstr, uint8 estr, uint8 lext, uint8 lc, uint8 lt, uint8 le, uint8 lo, \
+        uint8 geom, uint8 kinds, local uchar *scratch
+
+/* A work-item's walk: blocks [first, last) in the block order; per block, its tensors'
+ * element offsets and its split-dim extent; per gathered input, what its local buffer
+ * holds (offset, split). */
+#define CLSEL_WALK_START                                                                          \
+    CLSEL_AT_OFFSETS                                                                             \
+    uint ext[8], stc[8], stt[8], ste[8], sto[8], bd[8], bsc[8], bst[8], bse[8];                  \
+    vstore8(lext, 0, ext);                                                                       \
+    vstore8(lc, 0, stc);                                                                         \
+    vstore8(lt, 0, stt);                                                                         \
+    vstore8(le, 0, ste);                                                                         \
+    vstore8(lo, 0, sto);                                                                         \
+    vstore8(bdim, 0, bd);                                                                        \
+    vstore8(cstr, 0, bsc);                                                                       \
+    vstore8(tstr, 0, bst);                                                                       \
+    vstore8(estr, 0, bse);                                                                       \
+    const uint nbd = geom.s0, levels = geom.s1, chunk = geom.s2, split_dim = geom.s3;            \
+    const uint first = (uint)get_global_id(0) * geom.s7;                                         \
+    if (first >= geom.s6) return;                                                                \
+    const uint last = geom.s6 - first < geom.s7 ? geom.s6 : first + geom.s7;                     \
+    uint at[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                       \
+    uint oc = 0, ot = 0, oe = 0, oo = 0;                                                         \
+    for (uint l = 0, rest = first; l < levels; ++l) {                                            \
+        at[l] = rest % ext[l];                                                                   \
+        rest /= ext[l];                                                                          \
+        oc += at[l] * stc[l];                                                                    \
+        ot += at[l] * stt[l];                                                                    \
+        oe += at[l] * ste[l];                                                                    \
+        oo += at[l] * sto[l];                                                                    \
+    }                                                                                            \
+    local uchar *bc = scratch;                                                                   \
+    uint have_c = ~0u, have_t = ~0u, have_e = ~0u, split_c = 0, split_t = 0, split_e = 0;          \
+    (void)have_c, (void)have_t, (void)have_e, (void)split_c, (void)split_t, (void)split_e, (void)bc;
+
+#define CLSEL_WALK_BLOCK                                                                          \
+    const uint split = chunk < 8 && at[chunk] == ext[chunk] - 1 ? geom.s5 : geom.s4;             \
+    const uint n = kinds.s3 * split;                                                             \
+    if (split_dim < 8) bd[split_dim] = split;
+
+#define CLSEL_WALK_NEXT                                                                           \
+    for (uint l = 0; l < levels; ++l) {                                                          \
+        if (++at[l] < ext[l]) {                                                                  \
+            oc += stc[l], ot += stt[l], oe += ste[l], oo += sto[l];                              \
+            break;                                                                               \
+        }                                                                                        \
+        oc -= (ext[l] - 1) * stc[l], ot -= (ext[l] - 1) * stt[l];                                \
+        oe -= (ext[l] - 1) * ste[l], oo -= (ext[l] - 1) * sto[l];                                \
+        at[l] = 0;                                                                               \
     }
-#define CLSEL_COORD(IDX, k)     \
-    IDX at##k = q % shape.s##k; \
-    q /= shape.s##k;
 
-/* Elements x0 <= x < s0 of `per_item` consecutive rows per work-item, strides from the
- * arguments (s0 of each is 0 or 1): the remainder of rows that do not divide into
- * whole work-groups (one row per item), and whole rows when they are too short for
- * work-groups at all (many rows per item; the row offsets then advance like an
- * odometer instead of being divided out again for every row). */
-#define CLSEL_LOOP(NAME, T, IDX, IDX8)                                                   \
-    kernel void NAME(CLSEL_ARGS(T, IDX, IDX8, 1, 1), IDX per_item)                       \
-    {                                                                                    \
-        const IDX first = ((IDX)get_global_id(0) + r0) * per_item;                       \
-        if (first >= rows) return;                                                       \
-        const IDX last = rows - first < per_item ? rows : first + per_item;              \
-        CLSEL_OFFSETS                                                                    \
-        const IDX r = first;                                                             \
-        CLSEL_ROWN(IDX)                                                                  \
-        q = first;                                                                       \
-        CLSEL_COORD(IDX, 1) CLSEL_COORD(IDX, 2) CLSEL_COORD(IDX, 3) CLSEL_COORD(IDX, 4)  \
-        CLSEL_COORD(IDX, 5) CLSEL_COORD(IDX, 6) CLSEL_COORD(IDX, 7)                      \
-        for (IDX row = first; row < last; ++row) {                                       \
-            for (IDX x = x0; x < shape.s0; ++x) {                                        \
-                const uchar c = cond[ci + x * cs.s0];                                    \
-                const T a = then_[ti + x * ts.s0];                                       \
-                const T b = else_[ei + x * es.s0];                                       \
-                out[oi + x] = c ? a : b;                                                 \
-            }                                                                            \
-            int carry = 1;                                                               \
-            CLSEL_STEP(IDX, 1) CLSEL_STEP(IDX, 2) CLSEL_STEP(IDX, 3) CLSEL_STEP(IDX, 4)  \
-            CLSEL_STEP(IDX, 5) CLSEL_STEP(IDX, 6) CLSEL_STEP(IDX, 7)                     \
-        }                                                                                \
+/* Makes an input's local buffer hold the block's elements: a gather for a pattern, a
+ * fill for one element (kind 1), nothing when it already does. */
+#define CLSEL_FILL_LOCAL(GATHER, T, buf, src, off, kind, strides, have, have_split)                \
+    if (have != off || have_split < split) {                                                     \
+        if (kind == 1) {                                                                         \
+            const T v = src[off];                                                                \
+            for (uint i = 0; i < n; ++i) buf[i] = v;                                             \
+        } else {                                                                                 \
+            GATHER(buf, src + off, bd, strides, nbd);                                            \
+        }                                                                                        \
+        have = off;                                                                              \
+        have_split = split;                                                                      \
     }
 
-#define CLSEL_VARIANTS(FAMILY, ROW, W, IW, T, IDX, IDX8)                       \
-    CLSEL_ROWS(clsel_##FAMILY##_##W##_##IW##_000, T, IDX, IDX8, 0, 0, 0, ROW)  \
-    CLSEL_ROWS(clsel_##FAMILY##_##W##_##IW##_001, T, IDX, IDX8, 0, 0, 1, ROW)  \
-    CLSEL_ROWS(clsel_##FAMILY##_##W##_##IW##_010, T, IDX, IDX8, 0, 1, 0, ROW)  \
-    CLSEL_ROWS(clsel_##FAMILY##_##W##_##IW##_011, T, IDX, IDX8, 0, 1, 1, ROW)  \
-    CLSEL_ROWS(clsel_##FAMILY##_##W##_##IW##_100, T, IDX, IDX8, 1, 0, 0, ROW)  \
-    CLSEL_ROWS(clsel_##FAMILY##_##W##_##IW##_101, T, IDX, IDX8, 1, 0, 1, ROW)  \
-    CLSEL_ROWS(clsel_##FAMILY##_##W##_##IW##_110, T, IDX, IDX8, 1, 1, 0, ROW)  \
-    CLSEL_ROWS(clsel_##FAMILY##_##W##_##IW##_111, T, IDX, IDX8, 1, 1, 1, ROW)
+/* The block kernel for cond, then, else read as C, T, E (r or l). */
+#define CLSEL_BLOCKS_KERNEL(W, T, C, TT, E)                                                       \
+    kernel void clsel_blocks_##W##_##C##TT##E(CLSEL_TENSORS(T), CLSEL_WALK_ARGS)                  \
+    {                                                                                            \
+        CLSEL_WALK_START                                                                         \
+        local T *bt = (local T *)(scratch + kinds.s4), *be = (local T *)(scratch + 2 * kinds.s4); \
+        (void)bt, (void)be;                                                                      \
+        for (uint b = first; b < last; ++b) {                                                    \
+            CLSEL_WALK_BLOCK                                                                     \
+            CLSEL_LOCAL_##C(clsel_gather_w1, uchar, bc, cond, oc, kinds.s0, bsc, have_c, split_c)  \
+            CLSEL_LOCAL_##TT(clsel_gather_##W, T, bt, then_, ot, kinds.s1, bst, have_t, split_t)   \
+            CLSEL_LOCAL_##E(clsel_gather_##W, T, be, else_, oe, kinds.s2, bse, have_e, split_e)    \
+            global const uchar *pc = cond + oc;                                                  \
+            global const T *pt = then_ + ot, *pe = else_ + oe;                                   \
+            global T *po = out + oo;                                                             \
+            (void)pc, (void)pt, (void)pe;                                                        \
+            for (uint i = 0; i < n; ++i) {                                                       \
+                const uchar c = CLSEL_SRC_##C(pc, bc, i);                                        \
+                const T a = CLSEL_SRC_##TT(pt, bt, i);                                           \
+                const T x = CLSEL_SRC_##E(pe, be, i);                                            \
+                po[i] = c ? a : x;                                                               \
+            }                                                                                    \
+            CLSEL_WALK_NEXT                                                                      \
+        }                                                                                        \
+    }
+#define CLSEL_LOCAL_r(GATHER, T, buf, src, off, kind, strides, have, have_split)
+#define CLSEL_LOCAL_l CLSEL_FILL_LOCAL
 
-#define CLSEL_FAMILY(W, IW, T, IDX, IDX8)                  \
-    CLSEL_VARIANTS(r3, CLSEL_ROW3, W, IW, T, IDX, IDX8)    \
-    CLSEL_VARIANTS(rn, CLSEL_ROWN, W, IW, T, IDX, IDX8)    \
-    CLSEL_LOOP(clsel_loop_##W##_##IW, T, IDX, IDX8)
+/* cond one element per block: a copy (or fill) of the chosen input. */
+#define CLSEL_PICK_KERNEL(W, T)                                                                   \
+    kernel void clsel_blocks_##W##_pick(CLSEL_TENSORS(T), CLSEL_WALK_ARGS)                        \
+    {                                                                                            \
+        CLSEL_WALK_START                                                                         \
+        local T *bt = (local T *)(scratch + kinds.s4), *be = (local T *)(scratch + 2 * kinds.s4); \
+        for (uint b = first; b < last; ++b) {                                                    \
+            CLSEL_WALK_BLOCK                                                                     \
+            global T *po = out + oo;                                                             \
+            const int take_then = cond[oc] != 0;                                                 \
+            const uint kind = take_then ? kinds.s1 : kinds.s2;                                   \
+            if (kind == 0) {                                                                     \
+                global const T *s = take_then ? then_ + ot : else_ + oe;                         \
+                for (uint i = 0; i < n; ++i) po[i] = s[i];                                       \
+            } else if (kind == 1) {                                                              \
+                const T v = take_then ? then_[ot] : else_[oe];                                   \
+                for (uint i = 0; i < n; ++i) po[i] = v;                                          \
+            } else if (take_then) {                                                              \
+                CLSEL_FILL_LOCAL(clsel_gather_##W, T, bt, then_, ot, 2, bst, have_t, split_t)    \
+                for (uint i = 0; i < n; ++i) po[i] = bt[i];                                      \
+            } else {                                                                             \
+                CLSEL_FILL_LOCAL(clsel_gather_##W, T, be, else_, oe, 2, bse, have_e, split_e)    \
+                for (uint i = 0; i < n; ++i) po[i] = be[i];                                      \
+            }                                                                                    \
+            CLSEL_WALK_NEXT                                                                      \
+        }                                                                                        \
+    }
 
-#define CLSEL_WIDTH(W, T)                  \
-    CLSEL_FAMILY(W, i32, T, uint, uint8)   \
-    CLSEL_FAMILY(W, i64, T, ulong, ulong8)
+#define CLSEL_BLOCKS_WIDTH(W, T)                                                                  \
+    CLSEL_BLOCKS_KERNEL(W, T, r, r, r)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, r, r, l)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, r, l, r)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, r, l, l)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, l, r, r)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, l, r, l)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, l, l, r)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, l, l, l)                                                            \
+    CLSEL_PICK_KERNEL(W, T)
 
-CLSEL_WIDTH(w1, uchar)
-CLSEL_WIDTH(w2, ushort)
-CLSEL_WIDTH(w4, uint)
-CLSEL_WIDTH(w8, ulong)
+CLSEL_BLOCKS_WIDTH(w1, uchar)
+CLSEL_BLOCKS_WIDTH(w2, ushort)
+CLSEL_BLOCKS_WIDTH(w4, uint)
+CLSEL_BLOCKS_WIDTH(w8, ulong)
+
+#endif /* CLSEL_BLOCKS */
+
+#ifdef CLSEL_VECTORS
+
+/* x / d for x < 2^31, as (mul_hi(x, m) + x) >> s with the host's m and s for d
+ * (the method of PyTorch's IntegerDivider, aten/src/ATen/cuda/detail/IntegerDivider.cuh). */
+#define CLSEL_DIV(x, m, s) ((mul_hi((x), (m)) + (x)) >> (s))
+
+/* Element offsets of output element o in cond, then, else; i0 its index along dim 0. */
+#define CLSEL_LOCATE(o)                                                                           \
+    {                                                                                            \
+        uint x = (o), q;                                                                         \
+        ci = ti = ei = 0;                                                                        \
+        CLSEL_DIM(0) CLSEL_DIM(1) CLSEL_DIM(2) CLSEL_DIM(3) CLSEL_DIM(4) CLSEL_DIM(5) CLSEL_DIM(6) \
+        ci += x * cs.s7, ti += x * ts.s7, ei += x * es.s7;                                       \
+    }
+#define CLSEL_DIM(k)                                                                              \
+    q = CLSEL_DIV(x, mul.s##k, shift.s##k);                                                       \
+    {                                                                                            \
+        const uint r = x - q * shape.s##k;                                                       \
+        if (k == 0) i0 = r;                                                                      \
+        ci += r * cs.s##k, ti += r * ts.s##k, ei += r * es.s##k;                                 \
+    }                                                                                            \
+    x = q;
+
+/* V = 16 / W elements per work-item: TV the vector of V elements, CV the cond bytes, SV
+ * the signed type a comparison of TV gives. */
+#define CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, CV_, TV_, EV_)                               \
+    kernel void clsel_vectors_##W##_##CV_##TV_##EV_(CLSEL_TENSORS(T), uint8 shape, uint8 cs, uint8 ts, \
+                                                    uint8 es, uint8 mul, uint8 shift, uint n)      \
+    {                                                                                            \
+        const uint o = (uint)get_global_id(0) * V;                                               \
+        if (o >= n) return;                                                                      \
+        CLSEL_AT_OFFSETS                                                                         \
+        uint ci, ti, ei, i0;                                                                     \
+        CLSEL_LOCATE(o)                                                                          \
+        if (n - o >= V && shape.s0 - i0 >= V) { /* one row: vector moves */                      \
+            const CV c = CV_ ? vload##V(0, cond + ci) : (CV)(cond[ci]);                          \
+            const TV a = TV_ ? vload##V(0, then_ + ti) : (TV)(then_[ti]);                        \
+            const TV b = EV_ ? vload##V(0, else_ + ei) : (TV)(else_[ei]);                        \
+            vstore##V(select(b, a, CONVERT(c) != (TV)0), 0, out + o);                            \
+            return;                                                                              \
+        }                                                                                        \
+        for (uint k = 0; k < V && o + k < n; ++k) { /* across rows: element by element */        \
+            if (k) CLSEL_LOCATE(o + k)                                                           \
+            const uchar c = cond[ci];                                                            \
+            const T a = then_[ti], b = else_[ei];                                                \
+            out[o + k] = c ? a : b;                                                              \
+        }                                                                                        \
+    }
+
+#define CLSEL_VECTORS_WIDTH(W, T, V, TV, CV, CONVERT)            \
+    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 0, 0, 0)      \
+    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 0, 0, 1)      \
+    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 0, 1, 0)      \
+    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 0, 1, 1)      \
+    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 1, 0, 0)      \
+    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 1, 0, 1)      \
+    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 1, 1, 0)      \
+    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 1, 1, 1)
+
+CLSEL_VECTORS_WIDTH(w1, uchar, 16, uchar16, uchar16, convert_uchar16)
+CLSEL_VECTORS_WIDTH(w2, ushort, 8, ushort8, uchar8, convert_ushort8)
+CLSEL_VECTORS_WIDTH(w4, uint, 4, uint4, uchar4, convert_uint4)
+CLSEL_VECTORS_WIDTH(w8, ulong, 2, ulong2, uchar2, convert_ulong2)
+
+#endif /* CLSEL_VECTORS */

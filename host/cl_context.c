@@ -1,6 +1,7 @@
 /* cl_context.c - clsel_cl_context: retains the caller's context and device, builds the
  * embedded program once, and creates every kernel up front. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -10,20 +11,31 @@
 static _Thread_local char failed_build_log[16384];
 
 static const char *const element_width_names[ELEMENT_WIDTHS] = {"w1", "w2", "w4", "w8"};
-static const char *const index_width_names[INDEX_WIDTHS] = {"i32", "i64"};
 
-/* "clsel_r3_w4_i32_101", "clsel_rn_w2_i64_000", "clsel_loop_w8_i32", ... (the names
- * cl/select.cl defines). */
-static void kernel_name(char *buf, size_t size, int index_width, int element_width, int variant)
+/* Kernel k of an element width (cl/select.cl): "clsel_blocks_w4_rlr", "clsel_blocks_w2_pick",
+ * "clsel_vectors_w8_101", ... */
+static void kernel_name(char *buf, size_t size, cl_family family, int element_width, int k)
 {
-    const char *w = element_width_names[element_width], *i = index_width_names[index_width];
-    if (variant == KERNEL_LOOP) {
-        snprintf(buf, size, "clsel_loop_%s_%s", w, i);
-        return;
-    }
-    int classes = variant % 8;
-    snprintf(buf, size, "clsel_%s_%s_%s_%d%d%d", variant < KERNEL_RN ? "r3" : "rn", w, i, (classes >> 2) & 1,
-             (classes >> 1) & 1, classes & 1);
+    const char *w = element_width_names[element_width];
+    if (family == CL_FAMILY_VECTORS)
+        snprintf(buf, size, "clsel_vectors_%s_%d%d%d", w, (k >> 2) & 1, (k >> 1) & 1, k & 1);
+    else if (k == KERNEL_PICK)
+        snprintf(buf, size, "clsel_blocks_%s_pick", w);
+    else
+        snprintf(buf, size, "clsel_blocks_%s_%c%c%c", w, k & 4 ? 'l' : 'r', k & 2 ? 'l' : 'r', k & 1 ? 'l' : 'r');
+}
+
+static int kernels_in_family(cl_family family) { return family == CL_FAMILY_VECTORS ? 8 : KERNELS_PER_WIDTH; }
+
+/* The family a device gets: blocks on CPU devices, whose compilers turn a work-item's
+ * loops into vector loops; vectors elsewhere. CLSEL_CL_GEOMETRY=blocks|vectors
+ * overrides (to measure one family on the other's device, or test both on one). */
+static cl_family family_for(cl_device_type type)
+{
+    const char *forced = getenv("CLSEL_CL_GEOMETRY");
+    if (forced && strcmp(forced, "blocks") == 0) return CL_FAMILY_BLOCKS;
+    if (forced && strcmp(forced, "vectors") == 0) return CL_FAMILY_VECTORS;
+    return (type & CL_DEVICE_TYPE_CPU) ? CL_FAMILY_BLOCKS : CL_FAMILY_VECTORS;
 }
 
 static clsel_status check_device_in_context(const clsel_cl_api *cl, cl_context context,
@@ -63,14 +75,17 @@ static clsel_status query_device(clsel_cl_context *ctx)
     if (err == CL_SUCCESS)
         err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units,
                                   &ctx->compute_units, NULL);
+    if (err == CL_SUCCESS)
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof ctx->local_mem, &ctx->local_mem,
+                                  NULL);
     if (err != CL_SUCCESS)
         return clsel_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetDeviceInfo failed");
-    /* Launches use work-groups of 256 items (PERF.md rule 5), or the largest power of
-     * two the device allows. */
+    /* The vectors family runs work-groups of 256 items, or the largest power of two the
+     * device allows; the blocks family runs one item per group. */
     ctx->work_group_size = 256;
     while (ctx->work_group_size > max_wg && ctx->work_group_size > 1) ctx->work_group_size /= 2;
-    ctx->loop_local = (ctx->device_type & CL_DEVICE_TYPE_CPU) ? 1 : ctx->work_group_size / 4;
     if (ctx->compute_units == 0) ctx->compute_units = 1;
+    ctx->family = family_for(ctx->device_type);
     return CLSEL_SUCCESS;
 }
 
@@ -108,9 +123,10 @@ static clsel_status build_program(clsel_cl_context *ctx)
         ctx->program = NULL;
         return clsel_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateProgramWithSource failed");
     }
-    /* No options: every OpenCL 1.2 driver accepts an empty string, and fast-math
+    /* Only the family's define: every OpenCL 1.2 driver accepts -D, and fast-math
      * options stay off (the kernels do no arithmetic on values anyway). */
-    err = cl->clBuildProgram(ctx->program, 1, &ctx->device, "", NULL, NULL);
+    const char *options = ctx->family == CL_FAMILY_VECTORS ? "-DCLSEL_VECTORS" : "-DCLSEL_BLOCKS";
+    err = cl->clBuildProgram(ctx->program, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         failed_build_log[0] = '\0';
         keep_build_log(ctx, failed_build_log, sizeof failed_build_log);
@@ -126,31 +142,28 @@ static clsel_status build_program(clsel_cl_context *ctx)
 static clsel_status create_kernels(clsel_cl_context *ctx)
 {
     const clsel_cl_api *cl = ctx->cl;
-    kernel_slot *slots = &ctx->kernels[0][0][0];
-    for (int iw = 0; iw < INDEX_WIDTHS; ++iw)
-        for (int ew = 0; ew < ELEMENT_WIDTHS; ++ew)
-            for (int v = 0; v < KERNEL_VARIANTS; ++v) {
-                kernel_slot *slot = &ctx->kernels[iw][ew][v];
-                char name[64];
-                cl_int err = CL_SUCCESS;
-                kernel_name(name, sizeof name, iw, ew, v);
-                if (clsel_mutex_init(&slot->lock) != 0)
-                    return clsel_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create a lock for %s", name);
-                ctx->locks_ready = (int)(slot - slots) + 1;
-                slot->kernel = cl->clCreateKernel(ctx->program, name, &err);
-                if (!slot->kernel || err != CL_SUCCESS) {
-                    slot->kernel = NULL;
-                    return clsel_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateKernel(%s) failed", name);
-                }
-                size_t kernel_wg = 0;
-                err = cl->clGetKernelWorkGroupInfo(slot->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                                   sizeof kernel_wg, &kernel_wg, NULL);
-                if (err != CL_SUCCESS)
-                    return clsel_fail_cl(CLSEL_ERROR_OPENCL, err,
-                                         "clGetKernelWorkGroupInfo(%s) failed", name);
-                while (ctx->work_group_size > kernel_wg && ctx->work_group_size > 1)
-                    ctx->work_group_size /= 2;
+    kernel_slot *slots = &ctx->kernels[0][0];
+    for (int i = 0; i < ELEMENT_WIDTHS * KERNELS_PER_WIDTH; ++i, ++ctx->locks_ready)
+        if (clsel_mutex_init(&slots[i].lock) != 0)
+            return clsel_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the kernels' locks");
+    for (int ew = 0; ew < ELEMENT_WIDTHS; ++ew)
+        for (int k = 0; k < kernels_in_family(ctx->family); ++k) {
+            kernel_slot *slot = &ctx->kernels[ew][k];
+            char name[64];
+            cl_int err = CL_SUCCESS;
+            kernel_name(name, sizeof name, ctx->family, ew, k);
+            slot->kernel = cl->clCreateKernel(ctx->program, name, &err);
+            if (!slot->kernel || err != CL_SUCCESS) {
+                slot->kernel = NULL;
+                return clsel_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateKernel(%s) failed", name);
             }
+            size_t kernel_wg = 0;
+            err = cl->clGetKernelWorkGroupInfo(slot->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                               sizeof kernel_wg, &kernel_wg, NULL);
+            if (err != CL_SUCCESS)
+                return clsel_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetKernelWorkGroupInfo(%s) failed", name);
+            while (ctx->work_group_size > kernel_wg && ctx->work_group_size > 1) ctx->work_group_size /= 2;
+        }
     return CLSEL_SUCCESS;
 }
 
@@ -195,8 +208,8 @@ void clsel_cl_context_destroy(clsel_cl_context *ctx)
 {
     if (!ctx) return;
     const clsel_cl_api *cl = ctx->cl;
-    kernel_slot *slots = &ctx->kernels[0][0][0];
-    for (int i = 0; i < INDEX_WIDTHS * ELEMENT_WIDTHS * KERNEL_VARIANTS; ++i) {
+    kernel_slot *slots = &ctx->kernels[0][0];
+    for (int i = 0; i < ELEMENT_WIDTHS * KERNELS_PER_WIDTH; ++i) {
         if (slots[i].kernel) cl->clReleaseKernel(slots[i].kernel);
         if (i < ctx->locks_ready) clsel_mutex_destroy(&slots[i].lock);
     }

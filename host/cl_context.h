@@ -7,11 +7,14 @@
 #include "clsel_cl.h"
 #include "lock.h"
 
-/* Kernel variants per (index width, element width) (cl/select.cl): the eight
- * clsel_r3 kernels, indexed by cond/then/else advancing along dim 0 as a 3-bit number,
- * the eight clsel_rn kernels likewise, then clsel_loop. */
-enum { KERNEL_R3 = 0, KERNEL_RN = 8, KERNEL_LOOP = 16, KERNEL_VARIANTS = 17 };
-enum { INDEX_I32 = 0, INDEX_I64 = 1, INDEX_WIDTHS = 2 };
+/* The two kernel families of cl/select.cl; a context builds the one its device wants
+ * (CPU devices: blocks; any other: vectors), or the one CLSEL_CL_GEOMETRY names. */
+typedef enum cl_family { CL_FAMILY_BLOCKS = 0, CL_FAMILY_VECTORS = 1 } cl_family;
+
+/* Kernels per element width: blocks has eight (cond, then, else each read in place or
+ * from local memory, as a 3-bit number, 1 = local) and the pick; vectors has eight
+ * (cond, then, else each advancing along dim 0 or not, as a 3-bit number). */
+enum { KERNEL_PICK = 8, KERNELS_PER_WIDTH = 9 };
 enum { ELEMENT_WIDTHS = 4 }; /* 1, 2, 4, 8 bytes */
 
 typedef struct kernel_slot {
@@ -29,13 +32,12 @@ struct clsel_cl_context {
     cl_device_type device_type;
     cl_ulong max_alloc;
     cl_ulong global_mem;
-    size_t work_group_size; /* the work-group size launches use (<= 256) */
+    cl_ulong local_mem;
+    size_t work_group_size; /* the vectors family's work-group size (<= 256) */
     cl_uint compute_units;
-    size_t loop_local;      /* work-group size of the loop kernel: 1 on CPU devices, whose
-                               compilers would otherwise vectorize across the items' loops
-                               (each lane a different row: gathers; measured 10x slower) */
+    cl_family family;
     int locks_ready;        /* how many kernel slots have an initialized lock */
-    kernel_slot kernels[INDEX_WIDTHS][ELEMENT_WIDTHS][KERNEL_VARIANTS];
+    kernel_slot kernels[ELEMENT_WIDTHS][KERNELS_PER_WIDTH];
 };
 
 /* The embedded cl/select.cl (generated at build time from the .cl file). */

@@ -1,44 +1,32 @@
-/* cl_enqueue.c - clsel_cl_enqueue: picks the kernel for a plan's collapsed geometry,
- * sets its arguments under the kernel's lock and launches it on the caller's queue. */
+/* cl_enqueue.c - clsel_cl_enqueue: splits the output into pieces whose offsets fit in
+ * 32 bits, sets the arguments of the context's kernel family for each piece under the
+ * kernel's lock, and launches them on the caller's queue. */
 #include <string.h>
 
 #include "cl_validate.h"
 #include "error.h"
 #include "plan.h"
+#include "plan_chunk.h"
 #include "testing.h"
 
-/* Most work-groups one launch puts on NDRange dim 1: some drivers map it to a grid dim
- * limited to 65535 blocks, so the host splits bigger launches. */
-#define MAX_GROUPS_DIM1 65535u
-/* Rows shorter than this run whole in the loop kernel, several rows per work-item:
- * work-groups along such rows would be a handful of items each. */
-#define SHORT_ROW 32u
-/* On CPU devices, outputs up to this size run whole in the loop kernel, one launch:
- * a launch costs PoCL 40-100 us, more than a work-item takes to loop over 16K
- * elements, so a second launch for a row's remainder would double the time (measured:
- * 4097 elements 0.17 ms in two launches against 0.09 ms for one). GPUs launch in a few
- * microseconds and loop slowly, so they keep the two launches. */
-#define CPU_ONE_LAUNCH 16384u
+/* Output elements per launch at most: every element offset inside a piece (and every
+ * input span it reads, never longer than its output) then fits the kernels' 32-bit
+ * index math, the vectors family's division included (it needs x < 2^31). */
+#define PIECE_MAX_ELEMENTS ((int64_t)INT32_MAX - 16)
 
-/* The kernel arguments shared by every kernel (cl/select.cl, CLSEL_ARGS). */
-enum {
-    ARG_COND = 0, ARG_COND_OFF, ARG_THEN, ARG_THEN_OFF, ARG_ELSE, ARG_ELSE_OFF, ARG_OUT, ARG_OUT_OFF,
-    ARG_SHAPE, ARG_COND_STRIDES, ARG_THEN_STRIDES, ARG_ELSE_STRIDES, ARG_OUT_STRIDES, ARG_X0, ARG_R0, ARG_ROWS,
-    ARG_PER_ITEM /* the loop kernel only */
-};
+/* Blocks family (CPU devices): the local memory of one gathered input, per work-group,
+ * and so the size of a block; rows of at least CL_LONG_ROW_BYTES are walked in pieces of
+ * one row, reading everything in place. Bytes past a buffer's elements that a gather
+ * may write (a 16-element vector store of 8-byte elements). */
+#define CL_BLOCK_BYTES 16384
+#define CL_LONG_ROW_BYTES 4096
+#define CL_GATHER_SLACK 128
+/* Work-items per compute unit (each a range of blocks): enough to balance. */
+#define CL_ITEMS_PER_UNIT 8
 
-/* The geometry of one call: collapsed dims padded to 8, rows, and how each row is
- * split between whole work-groups (bulk) and the loop kernel. */
-typedef struct geometry {
-    int index_width; /* INDEX_I32 or INDEX_I64 */
-    int variant;     /* KERNEL_R3 or KERNEL_RN plus what advances along dim 0 */
-    uint64_t shape[8];
-    uint64_t strides[PLAN_OPERANDS][8];
-    uint64_t rows; /* product of shape[1..7] */
-    size_t local;      /* work-group size along dim 0 */
-    uint64_t bulk;     /* x < bulk runs in whole work-groups; the rest in the loop kernel */
-    uint64_t per_item; /* rows per work-item of the loop kernel */
-} geometry;
+/* The kernel arguments every kernel shares (cl/select.cl, CLSEL_TENSORS); the family's
+ * own follow from ARG_FAMILY. */
+enum { ARG_COND = 0, ARG_FAMILY = 8 };
 
 static int element_width_index(size_t elem_size)
 {
@@ -47,150 +35,164 @@ static int element_width_index(size_t elem_size)
 
 static uint64_t round_up(uint64_t n, uint64_t m) { return (n + m - 1) / m * m; }
 
-/* The work-group size along a row: the widest power of two (up to the context's size,
- * at least a quarter of it) that divides the row, so that no loop kernel is needed;
- * else the widest whose whole groups cover all but a sixteenth of the row, the loop
- * kernel doing the rest (a plain loop: fine for a few elements per row, slow for
- * many). Each size is one more compile on PoCL; there are at most nine. */
-static size_t pick_local(const clsel_cl_context *ctx, uint64_t n0)
+static cl_int set_uint8(const clsel_cl_api *cl, cl_kernel k, cl_uint index, const uint64_t v[8])
 {
-    for (size_t local = ctx->work_group_size; local >= ctx->work_group_size / 4 && local > 1; local /= 2)
-        if (n0 % local == 0) return local;
-    size_t local = ctx->work_group_size;
-    while (local > 1 && (local > n0 || n0 % local > n0 / 16)) local /= 2;
-    return local;
-}
-
-static void plan_geometry(const clsel_cl_context *ctx, const clsel_plan *plan, geometry *g)
-{
-    memset(g, 0, sizeof *g);
-    int fits_i32 = !clsel_testing_index64() && plan->out_count <= INT32_MAX;
-    for (int op = 0; op < 3; ++op) fits_i32 = fits_i32 && plan->in_count[op] <= INT32_MAX;
-    g->index_width = fits_i32 ? INDEX_I32 : INDEX_I64;
-
-    for (int d = 0; d < 8; ++d) {
-        g->shape[d] = d < plan->rank ? (uint64_t)plan->dims[d] : 1;
-        for (int op = 0; op < PLAN_OPERANDS; ++op)
-            g->strides[op][d] = d < plan->rank ? (uint64_t)plan->strides[op][d] : 0;
-    }
-    int classes = 0;
-    for (int op = 0; op < 3; ++op) classes = classes * 2 + (g->strides[op][0] != 0);
-    g->variant = (plan->rank <= 3 ? KERNEL_R3 : KERNEL_RN) + classes;
-    g->rows = 1;
-    for (int d = 1; d < 8; ++d) g->rows *= g->shape[d];
-    g->per_item = 1;
-    const int one_launch = (ctx->device_type & CL_DEVICE_TYPE_CPU) && (uint64_t)plan->out_count <= CPU_ONE_LAUNCH;
-    if ((g->shape[0] < SHORT_ROW && plan->rank >= 2) || one_launch) {
-        /* Whole rows in the loop kernel (short rows, or a small output on a CPU
-         * device): about 64 items per compute unit, each taking consecutive rows, so
-         * that the per-row division is paid once per item. */
-        g->local = 1;
-        g->bulk = 0;
-        g->per_item = g->rows / ((uint64_t)ctx->compute_units * 64);
-        if (g->per_item < 1) g->per_item = 1;
-        if (g->per_item > 4096) g->per_item = 4096;
-        return;
-    }
-    g->local = pick_local(ctx, g->shape[0]);
-    g->bulk = g->shape[0] / g->local * g->local;
-}
-
-static cl_int set_vector_arg(const clsel_cl_api *cl, cl_kernel k, cl_uint index, int index_width,
-                             const uint64_t v[8])
-{
-    if (index_width == INDEX_I64) {
-        cl_ulong8 a;
-        for (int i = 0; i < 8; ++i) a.s[i] = v[i];
-        return cl->clSetKernelArg(k, index, sizeof a, &a);
-    }
     cl_uint8 a;
     for (int i = 0; i < 8; ++i) a.s[i] = (cl_uint)v[i];
     return cl->clSetKernelArg(k, index, sizeof a, &a);
 }
 
-static cl_int set_index_arg(const clsel_cl_api *cl, cl_kernel k, cl_uint index, int index_width,
-                            uint64_t v)
-{
-    if (index_width == INDEX_I64) {
-        cl_ulong a = v;
-        return cl->clSetKernelArg(k, index, sizeof a, &a);
-    }
-    cl_uint a = (cl_uint)v;
-    return cl->clSetKernelArg(k, index, sizeof a, &a);
-}
-
-/* Every argument but r0, which changes between the pieces of one launch. */
-static cl_int set_args(const clsel_cl_api *cl, cl_kernel k, const geometry *g, const cl_tensor tensors[TENSORS],
-                       uint64_t x0)
+/* The tensors at a piece's start: buffers and element offsets. */
+static cl_int set_tensors(const clsel_cl_api *cl, cl_kernel k, const cl_tensor tensors[TENSORS],
+                          const int64_t base[PLAN_OPERANDS])
 {
     cl_int err = CL_SUCCESS;
     for (int i = 0; i < TENSORS && err == CL_SUCCESS; ++i) {
-        cl_ulong offset = tensors[i].offset / tensors[i].elem_size;
+        cl_ulong offset = tensors[i].offset / tensors[i].elem_size + (cl_ulong)base[i];
         err = cl->clSetKernelArg(k, (cl_uint)(ARG_COND + 2 * i), sizeof(cl_mem), &tensors[i].mem);
-        if (err == CL_SUCCESS)
-            err = cl->clSetKernelArg(k, (cl_uint)(ARG_COND_OFF + 2 * i), sizeof offset, &offset);
+        if (err == CL_SUCCESS) err = cl->clSetKernelArg(k, (cl_uint)(ARG_COND + 2 * i + 1), sizeof offset, &offset);
     }
-    if (err == CL_SUCCESS) err = set_vector_arg(cl, k, ARG_SHAPE, g->index_width, g->shape);
-    for (int op = 0; op < PLAN_OPERANDS && err == CL_SUCCESS; ++op)
-        err = set_vector_arg(cl, k, (cl_uint)(ARG_COND_STRIDES + op), g->index_width, g->strides[op]);
-    if (err == CL_SUCCESS) err = set_index_arg(cl, k, ARG_X0, g->index_width, x0);
-    if (err == CL_SUCCESS) err = set_index_arg(cl, k, ARG_ROWS, g->index_width, g->rows);
     return err;
 }
 
-/* One kernel over all rows, in pieces of at most MAX_GROUPS_DIM1 work-groups along the
- * rows: the bulk kernel as a 2-D NDRange (x, row), the loop kernel as a 1-D NDRange
- * over groups of per_item rows. `last` receives the event of the last piece when asked
- * for. */
-static cl_int launch_kernel(const clsel_cl_context *ctx, cl_command_queue queue, const geometry *g,
-                            const cl_tensor tensors[TENSORS], int variant, cl_uint num_wait,
-                            const cl_event *wait_list, cl_event *last, int *pieces)
+/* One launch of the blocks family over a piece: the walk of host/plan_blocks.c as
+ * arguments, one work-item per work-group, each a range of blocks. */
+static cl_int launch_blocks(const clsel_cl_context *ctx, cl_command_queue queue, const clsel_plan *piece,
+                            const cl_tensor tensors[TENSORS], const int64_t base[PLAN_OPERANDS], cl_uint num_wait,
+                            const cl_event *wait_list, cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
-    kernel_slot *slot = (kernel_slot *)&ctx->kernels[g->index_width]
-                                                   [element_width_index(tensors[TENSOR_OUT].elem_size)][variant];
-    const int loop = variant == KERNEL_LOOP;
-    const uint64_t items = loop ? (g->rows + g->per_item - 1) / g->per_item : g->rows;
-    const uint64_t items_per_piece = (uint64_t)MAX_GROUPS_DIM1 * (loop ? ctx->loop_local : 1);
-    clsel_mutex_lock(&slot->lock);
-    cl_int err = set_args(cl, slot->kernel, g, tensors, loop ? g->bulk : 0);
-    if (err == CL_SUCCESS && loop) err = set_index_arg(cl, slot->kernel, ARG_PER_ITEM, g->index_width, g->per_item);
-    for (uint64_t r0 = 0; r0 < items && err == CL_SUCCESS; r0 += items_per_piece) {
-        uint64_t count = items - r0 < items_per_piece ? items - r0 : items_per_piece;
-        err = set_index_arg(cl, slot->kernel, ARG_R0, g->index_width, r0);
-        if (err != CL_SUCCESS) break;
-        if (last && *last) { /* only the final piece's event is kept */
-            cl->clReleaseEvent(*last);
-            *last = NULL;
-        }
-        if (loop) {
-            size_t global = (size_t)round_up(count, ctx->loop_local), local = ctx->loop_local;
-            err = cl->clEnqueueNDRangeKernel(queue, slot->kernel, 1, NULL, &global, &local, num_wait, wait_list, last);
-        } else {
-            size_t global[2] = {(size_t)g->bulk, (size_t)count}, local[2] = {g->local, 1};
-            err = cl->clEnqueueNDRangeKernel(queue, slot->kernel, 2, NULL, global, local, num_wait, wait_list, last);
-        }
-        ++*pieces;
+    const int64_t w = (int64_t)piece->elem_size;
+    /* Three gather buffers in local memory, each as big as a block of the widest data. */
+    uint64_t buffer = CL_BLOCK_BYTES + CL_GATHER_SLACK;
+    if (ctx->local_mem && ctx->local_mem / 3 < buffer) buffer = ctx->local_mem / 3 / 128 * 128;
+    plan_blocks b;
+    plan_blocks_make(piece, (int64_t)(buffer - CL_GATHER_SLACK) / w, CL_LONG_ROW_BYTES / w, &b);
+
+    uint64_t bdim[8], str[3][8], lext[8], lstep[PLAN_OPERANDS][8], geom[8], kinds[8];
+    const int32_t dims = b.inner < piece->rank ? b.inner + 1 : b.inner;
+    for (int d = 0; d < 8; ++d) {
+        bdim[d] = d < b.inner ? (uint64_t)piece->dims[d] : d < dims ? (uint64_t)b.split : 1;
+        for (int op = 0; op < 3; ++op) str[op][d] = d < dims ? (uint64_t)piece->strides[op][d] : 0;
+        lext[d] = d < b.levels ? (uint64_t)b.extent[d] : 1;
+        for (int t = 0; t < PLAN_OPERANDS; ++t) lstep[t][d] = d < b.levels ? (uint64_t)b.step[t][d] : 0;
     }
+    const uint64_t items_wanted = (uint64_t)ctx->compute_units * CL_ITEMS_PER_UNIT;
+    const uint64_t per_item = ((uint64_t)b.count + items_wanted - 1) / items_wanted;
+    const uint64_t walk[8] = {(uint64_t)dims, (uint64_t)b.levels, b.chunk_level < 0 ? 8 : (uint64_t)b.chunk_level,
+                              b.inner < piece->rank ? (uint64_t)b.inner : 8, (uint64_t)b.split,
+                              (uint64_t)b.last_split, (uint64_t)b.count, per_item};
+    const uint64_t how[8] = {b.access[0], b.access[1], b.access[2], (uint64_t)b.inner_elements, buffer, 0, 0, 0};
+    memcpy(geom, walk, sizeof geom);
+    memcpy(kinds, how, sizeof kinds);
+
+    int k = KERNEL_PICK;
+    if (b.access[PLAN_COND] != PLAN_ACCESS_FIXED)
+        k = (b.access[PLAN_COND] != PLAN_ACCESS_RUN) * 4 + (b.access[PLAN_THEN] != PLAN_ACCESS_RUN) * 2 +
+            (b.access[PLAN_ELSE] != PLAN_ACCESS_RUN);
+    kernel_slot *slot = (kernel_slot *)&ctx->kernels[element_width_index(piece->elem_size)][k];
+    const cl_kernel kernel = slot->kernel;
+    const uint64_t *vectors[] = {bdim, str[0], str[1], str[2], lext, lstep[0], lstep[1], lstep[2], lstep[3], geom,
+                                 kinds};
+    size_t global = (size_t)((b.count + per_item - 1) / per_item), local = 1;
+    clsel_mutex_lock(&slot->lock);
+    cl_int err = set_tensors(cl, kernel, tensors, base);
+    for (cl_uint i = 0; i < sizeof vectors / sizeof vectors[0] && err == CL_SUCCESS; ++i)
+        err = set_uint8(cl, kernel, ARG_FAMILY + i, vectors[i]);
+    if (err == CL_SUCCESS) err = cl->clSetKernelArg(kernel, ARG_FAMILY + 11, (size_t)(3 * buffer), NULL);
+    if (err == CL_SUCCESS)
+        err = cl->clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, num_wait, wait_list, event);
     clsel_mutex_unlock(&slot->lock);
     return err;
 }
 
-/* The bulk and, where rows do not divide into whole work-groups, the loop kernel. The
- * returned event completes after all of it: the single launch's own event, or a marker
- * after several (a marker with no wait list waits for everything enqueued before it). */
-static clsel_status launch(const clsel_cl_context *ctx, cl_command_queue queue, const geometry *g,
+/* The multiplier and shift that divide by d (PyTorch's IntegerDivider): the smallest s
+ * with 2^s >= d, and m = floor(2^32 (2^s - d) / d) + 1. */
+static void divider(uint64_t d, uint64_t *m, uint64_t *s)
+{
+    uint64_t shift = 0;
+    while (((uint64_t)1 << shift) < d) ++shift;
+    *s = shift;
+    *m = (((uint64_t)1 << 32) * (((uint64_t)1 << shift) - d)) / d + 1;
+}
+
+/* One launch of the vectors family over a piece: 16 bytes of output per work-item. */
+static cl_int launch_vectors(const clsel_cl_context *ctx, cl_command_queue queue, const clsel_plan *piece,
+                             const cl_tensor tensors[TENSORS], const int64_t base[PLAN_OPERANDS], cl_uint num_wait,
+                             const cl_event *wait_list, cl_event *event)
+{
+    const clsel_cl_api *cl = ctx->cl;
+    uint64_t shape[8], str[3][8], mul[8], shift[8];
+    int k = 0;
+    for (int d = 0; d < 8; ++d) {
+        shape[d] = d < piece->rank ? (uint64_t)piece->dims[d] : 1;
+        for (int op = 0; op < 3; ++op) str[op][d] = d < piece->rank ? (uint64_t)piece->strides[op][d] : 0;
+        divider(shape[d], &mul[d], &shift[d]);
+    }
+    for (int op = 0; op < 3; ++op) k = k * 2 + (piece->rank > 0 && piece->strides[op][0] != 0);
+    kernel_slot *slot = (kernel_slot *)&ctx->kernels[element_width_index(piece->elem_size)][k];
+    const cl_kernel kernel = slot->kernel;
+    const uint64_t *vectors[] = {shape, str[0], str[1], str[2], mul, shift};
+    const cl_uint n = (cl_uint)piece->out_count, per_item = 16 / (cl_uint)piece->elem_size;
+    size_t local = ctx->work_group_size, global = (size_t)round_up((n + per_item - 1) / per_item, local);
+    clsel_mutex_lock(&slot->lock);
+    cl_int err = set_tensors(cl, kernel, tensors, base);
+    for (cl_uint i = 0; i < sizeof vectors / sizeof vectors[0] && err == CL_SUCCESS; ++i)
+        err = set_uint8(cl, kernel, ARG_FAMILY + i, vectors[i]);
+    if (err == CL_SUCCESS) err = cl->clSetKernelArg(kernel, ARG_FAMILY + 6, sizeof n, &n);
+    if (err == CL_SUCCESS)
+        err = cl->clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, num_wait, wait_list, event);
+    clsel_mutex_unlock(&slot->lock);
+    return err;
+}
+
+typedef cl_int (*launch_fn)(const clsel_cl_context *ctx, cl_command_queue queue, const clsel_plan *piece,
+                            const cl_tensor tensors[TENSORS], const int64_t base[PLAN_OPERANDS], cl_uint num_wait,
+                            const cl_event *wait_list, cl_event *event);
+
+static const launch_fn launchers[] = {[CL_FAMILY_BLOCKS] = launch_blocks, [CL_FAMILY_VECTORS] = launch_vectors};
+
+/* Whether the whole plan is one piece. */
+static int fits_one_piece(const clsel_plan *plan, int64_t max)
+{
+    if (plan->out_count > max) return 0;
+    for (int op = 0; op < 3; ++op)
+        if (plan->in_count[op] > max) return 0;
+    return 1;
+}
+
+/* Every piece, each waiting for the caller's wait list. The returned event completes
+ * after all of it: the single launch's own event, or a marker after several (a marker
+ * with no wait list waits for everything enqueued before it). */
+static clsel_status launch(const clsel_cl_context *ctx, cl_command_queue queue, const clsel_plan *plan,
                            const cl_tensor tensors[TENSORS], cl_uint num_wait, const cl_event *wait_list,
                            cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
-    int pieces = 0;
+    const launch_fn run = launchers[ctx->family];
+    const int64_t forced = (int64_t)clsel_testing_piece_elements();
+    const int64_t max = forced > 0 ? forced : PIECE_MAX_ELEMENTS;
     cl_event last = NULL;
     cl_int err = CL_SUCCESS;
-    if (g->bulk > 0)
-        err = launch_kernel(ctx, queue, g, tensors, g->variant, num_wait, wait_list, event ? &last : NULL, &pieces);
-    if (err == CL_SUCCESS && g->bulk < g->shape[0])
-        err = launch_kernel(ctx, queue, g, tensors, KERNEL_LOOP, num_wait, wait_list, event ? &last : NULL, &pieces);
+    int pieces = 0;
+    if (fits_one_piece(plan, max)) {
+        static const int64_t origin[PLAN_OPERANDS] = {0, 0, 0, 0};
+        err = run(ctx, queue, plan, tensors, origin, num_wait, wait_list, event ? &last : NULL);
+        pieces = 1;
+    } else {
+        plan_chunks it;
+        clsel_plan piece;
+        int64_t base[PLAN_OPERANDS];
+        plan_chunks_start(&it, plan, max);
+        while (err == CL_SUCCESS && plan_chunks_next(&it, &piece, base)) {
+            if (last) { /* only the final piece's event is kept */
+                cl->clReleaseEvent(last);
+                last = NULL;
+            }
+            err = run(ctx, queue, &piece, tensors, base, num_wait, wait_list, event ? &last : NULL);
+            ++pieces;
+        }
+    }
     const char *what = "clEnqueueNDRangeKernel";
     if (err == CL_SUCCESS && event) {
         if (pieces == 1) {
@@ -243,8 +245,5 @@ clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan, cl_
         }
         return CLSEL_SUCCESS;
     }
-
-    geometry g;
-    plan_geometry(ctx, plan, &g);
-    return launch(ctx, queue, &g, tensors, num_events_in_wait_list, event_wait_list, event);
+    return launch(ctx, queue, plan, tensors, num_events_in_wait_list, event_wait_list, event);
 }

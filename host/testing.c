@@ -5,7 +5,7 @@
 
 static atomic_long fault_count[2];
 static atomic_long fault_at[2];
-static atomic_int force_index64;
+static atomic_long piece_elements;
 static atomic_int force_portable;
 static atomic_ullong max_alloc;
 static atomic_long rescues;
@@ -23,9 +23,9 @@ long clsel_testing_fault_arm(clsel_fault_kind kind, long n)
     return seen;
 }
 
-void clsel_testing_force_index64(int on) { atomic_store(&force_index64, on); }
+void clsel_testing_split_pieces(long elements) { atomic_store(&piece_elements, elements); }
 
-int clsel_testing_index64(void) { return atomic_load(&force_index64); }
+long clsel_testing_piece_elements(void) { return atomic_load(&piece_elements); }
 
 void clsel_testing_portable_cpu(int on) { atomic_store(&force_portable, on); }
 

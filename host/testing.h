@@ -1,7 +1,8 @@
 /* testing.h - test-only hooks, compiled into the library only when CLSEL_TESTING is
  * defined (the clsel_testing target the tests link; never the installed library):
  *  - fault injection: the N-th host allocation or OpenCL call fails;
- *  - forcing the 64-bit-index kernels on small tensors, so that they get tested;
+ *  - splitting every OpenCL launch into pieces of a few elements, so that the split
+ *    that keeps index math in 32 bits (needed past 2^31 elements) runs on small tensors;
  *  - turning the AVX2 row loops off, so that the portable ones get tested too;
  *  - a small device allocation limit for the runtime, so that its chunked path runs on
  *    small tensors.
@@ -18,9 +19,10 @@ int clsel_fault_hit(clsel_fault_kind kind);
 /* Makes the n-th event of `kind` from now fail (n >= 1), or disarms it (n = 0).
  * Returns how many events of that kind happened since the last arming. */
 CLSEL_API long clsel_testing_fault_arm(clsel_fault_kind kind, long n);
-/* Nonzero: every OpenCL launch uses the 64-bit-index kernels. */
-CLSEL_API void clsel_testing_force_index64(int on);
-int clsel_testing_index64(void);
+/* Nonzero: every clsel_cl_enqueue splits the output into pieces of at most this many
+ * elements (0: the default, pieces whose offsets fit in 32 bits). */
+CLSEL_API void clsel_testing_split_pieces(long elements);
+long clsel_testing_piece_elements(void);
 /* Nonzero: the CPU path uses its portable row loops even where AVX2 is available. */
 CLSEL_API void clsel_testing_portable_cpu(int on);
 int clsel_testing_portable(void);
@@ -33,7 +35,7 @@ void clsel_testing_count_rescue(void);
 CLSEL_API long clsel_testing_rescues(void);
 #else
 #define clsel_fault_hit(kind) 0
-#define clsel_testing_index64() 0
+#define clsel_testing_piece_elements() 0L
 #define clsel_testing_portable() 0
 #define clsel_testing_alloc_limit() 0ull
 #define clsel_testing_count_rescue() ((void)0)

@@ -12,7 +12,7 @@
 #include "random_case.h"
 #include "test_cl.h"
 #include "test_util.h"
-#if defined(TEST_FORCE_INDEX64) || defined(TEST_CHUNKED)
+#if defined(TEST_SMALL_PIECES) || defined(TEST_CHUNKED)
 #include "testing.h"
 #endif
 
@@ -65,6 +65,12 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "CPU differs from the oracle: %s", text);
     if (cl) {
         int guards_ok = 0;
+#ifdef TEST_SMALL_PIECES
+        /* Launches split into pieces of a few elements: the split that keeps the
+         * kernels' index math in 32 bits past 2^31 elements, on small tensors. */
+        static const long pieces[] = {1, 2, 7, 64, 1000};
+        clsel_testing_split_pieces(pieces[rng_below(r, sizeof pieces / sizeof pieces[0])]);
+#endif
         memset(td.got, 0xEE, bytes);
         CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4), &guards_ok));
         CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL differs from the oracle: %s", text);
@@ -89,9 +95,6 @@ int main(int argc, char **argv)
     const uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 20261122;
     test_cl cl;
     if (use_cl) test_cl_open(&cl);
-#ifdef TEST_FORCE_INDEX64
-    clsel_testing_force_index64(1); /* every launch takes the 64-bit-index kernels */
-#endif
 #ifdef TEST_CHUNKED
     if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &chunk_runtime) != CLSEL_SUCCESS) {
         printf("skipped: no OpenCL device (%s)\n", clsel_last_error());

@@ -57,7 +57,9 @@
 /* Gathers one input (element type T, vector type TV of 16 elements) for a block into
  * dst: the block dims of more than one index, innermost first (ext, step), are split
  * into the run (the innermost ones along which the input is contiguous, or all fixed)
- * and the dims above it, walked as an odometer; each run is a copy or a fill. */
+ * and the dims above it, walked as an odometer; each run is a copy or a fill. Along a
+ * dim where the input is fixed, the first index is built and then copied (doubling the
+ * copied part each time) rather than gathered again. */
 #define CLSEL_GATHER(NAME, T, TV)                                                                     \
     void NAME(local T *dst, global const T *src, const uint *ext, const uint *step, uint levels)      \
     {                                                                                                 \
@@ -66,7 +68,7 @@
         while (first < levels && step[first] == (copies ? run : 0)) run *= ext[first++];              \
         uint at[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                        \
         uint from = 0;                                                                                \
-        for (local T *d = dst;; d += run) {                                                           \
+        for (local T *d = dst;;) {                                                                    \
             global const T *s = src + from;                                                           \
             if (copies) {                                                                             \
                 for (uint i = 0; i < run; ++i) d[i] = s[i];                                           \
@@ -74,8 +76,20 @@
                 const TV v = (TV)(s[0]);                                                              \
                 for (uint i = 0; i < run; i += 16) vstore16(v, 0, d + i);                             \
             }                                                                                         \
-            uint k = first;                                                                           \
-            for (; k < levels; ++k) {                                                                 \
+            d += run;                                                                                 \
+            uint k = first, size = run; /* size: elements of one index of level k */                 \
+            for (; k < levels; size *= ext[k++]) {                                                    \
+                if (step[k] == 0) { /* index 0 of level k is complete: copy it */                     \
+                    local T *start = d - size;                                                        \
+                    const uint total = size * ext[k];                                                 \
+                    for (uint have = size; have < total;) {                                           \
+                        const uint part = total - have < have ? total - have : have;                  \
+                        for (uint i = 0; i < part; ++i) start[have + i] = start[i];                   \
+                        have += part;                                                                 \
+                    }                                                                                 \
+                    d = start + total;                                                                \
+                    continue;                                                                         \
+                }                                                                                     \
                 from += step[k];                                                                      \
                 if (++at[k] < ext[k]) break;                                                          \
                 from -= step[k] * ext[k];                                                             \

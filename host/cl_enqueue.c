@@ -66,8 +66,10 @@ static cl_int launch_blocks(const clsel_cl_context *ctx, cl_command_queue queue,
     /* Three gather buffers in local memory, each as big as a block of the widest data. */
     uint64_t buffer = CL_BLOCK_BYTES + CL_GATHER_SLACK;
     if (ctx->local_mem && ctx->local_mem / 3 < buffer) buffer = ctx->local_mem / 3 / 128 * 128;
+    const int64_t forced_block = clsel_testing_block_elements(), forced_row = clsel_testing_long_row();
     plan_blocks b;
-    plan_blocks_make(piece, (int64_t)(buffer - CL_GATHER_SLACK) / w, CL_LONG_ROW_BYTES / w, &b);
+    plan_blocks_make(piece, forced_block > 0 ? forced_block : (int64_t)(buffer - CL_GATHER_SLACK) / w,
+                     forced_row > 0 ? forced_row : CL_LONG_ROW_BYTES / w, &b);
 
     uint64_t bdim[8], str[3][8], lext[8], lstep[PLAN_OPERANDS][8], geom[8], kinds[8];
     const int32_t dims = b.inner < piece->rank ? b.inner + 1 : b.inner;

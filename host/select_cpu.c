@@ -145,11 +145,12 @@ void cpu_walk_make(const clsel_plan *plan, const void *cond, const void *then_da
                    void *out, cpu_walk *walk)
 {
     walk->plan = plan;
-    const int64_t long_row = CPU_LONG_ROW_BYTES / (int64_t)plan->elem_size;
+    const int64_t forced_row = clsel_testing_long_row(), forced_block = clsel_testing_block_elements();
+    const int64_t long_row = forced_row > 0 ? forced_row : CPU_LONG_ROW_BYTES / (int64_t)plan->elem_size;
     const int tiles = cpu_tiles_rows(plan);
-    const int64_t target = plan->rank && plan->dims[0] >= long_row && !tiles
-                               ? CPU_ROW_PIECE_BYTES / (int64_t)plan->elem_size
-                               : block_target(plan);
+    int64_t target = plan->rank && plan->dims[0] >= long_row && !tiles ? CPU_ROW_PIECE_BYTES / (int64_t)plan->elem_size
+                                                                       : block_target(plan);
+    if (forced_block > 0) target = forced_block;
     plan_blocks_make(plan, target, long_row, &walk->blocks);
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
     walk->by_chunk = tiles && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;

@@ -6,6 +6,7 @@
 static atomic_long fault_count[2];
 static atomic_long fault_at[2];
 static atomic_long piece_elements;
+static atomic_long block_elements, long_row;
 static atomic_int force_portable;
 static atomic_ullong max_alloc;
 static atomic_long rescues;
@@ -26,6 +27,16 @@ long clsel_testing_fault_arm(clsel_fault_kind kind, long n)
 void clsel_testing_split_pieces(long elements) { atomic_store(&piece_elements, elements); }
 
 long clsel_testing_piece_elements(void) { return atomic_load(&piece_elements); }
+
+void clsel_testing_blocks(long elements, long row)
+{
+    atomic_store(&block_elements, elements);
+    atomic_store(&long_row, row);
+}
+
+long clsel_testing_block_elements(void) { return atomic_load(&block_elements); }
+
+long clsel_testing_long_row(void) { return atomic_load(&long_row); }
 
 void clsel_testing_portable_cpu(int on) { atomic_store(&force_portable, on); }
 

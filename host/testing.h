@@ -4,6 +4,8 @@
  *  - splitting every OpenCL launch into pieces of a few elements, so that the split
  *    that keeps index math in 32 bits (needed past 2^31 elements) runs on small tensors;
  *  - turning the AVX2 row loops off, so that the portable ones get tested too;
+ *  - small blocks (a few elements), so that the walk over many blocks, the block order
+ *    and the reuse of gathered inputs run on small tensors;
  *  - a small device allocation limit for the runtime, so that its chunked path runs on
  *    small tensors.
  * In every other build the hooks are constants and compile away. */
@@ -23,6 +25,11 @@ CLSEL_API long clsel_testing_fault_arm(clsel_fault_kind kind, long n);
  * elements (0: the default, pieces whose offsets fit in 32 bits). */
 CLSEL_API void clsel_testing_split_pieces(long elements);
 long clsel_testing_piece_elements(void);
+/* Nonzero: the CPU path and the OpenCL blocks family walk blocks of at most this many
+ * elements, and treat rows of at least `long_row` elements as long (0: their own sizes). */
+CLSEL_API void clsel_testing_blocks(long elements, long long_row);
+long clsel_testing_block_elements(void);
+long clsel_testing_long_row(void);
 /* Nonzero: the CPU path uses its portable row loops even where AVX2 is available. */
 CLSEL_API void clsel_testing_portable_cpu(int on);
 int clsel_testing_portable(void);
@@ -37,6 +44,8 @@ CLSEL_API long clsel_testing_rescues(void);
 #define clsel_fault_hit(kind) 0
 #define clsel_testing_piece_elements() 0L
 #define clsel_testing_portable() 0
+#define clsel_testing_block_elements() 0L
+#define clsel_testing_long_row() 0L
 #define clsel_testing_alloc_limit() 0ull
 #define clsel_testing_count_rescue() ((void)0)
 #endif

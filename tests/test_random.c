@@ -12,7 +12,7 @@
 #include "random_case.h"
 #include "test_cl.h"
 #include "test_util.h"
-#if defined(TEST_SMALL_PIECES) || defined(TEST_CHUNKED)
+#if defined(TEST_SMALL_PIECES) || defined(TEST_SMALL_BLOCKS) || defined(TEST_CHUNKED)
 #include "testing.h"
 #endif
 
@@ -59,6 +59,15 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     oc.elem_size = td.w;
     oracle_select(&oc, &want_shape, td.cond, td.then_data, td.else_data, td.want);
 
+#ifdef TEST_SMALL_BLOCKS
+    /* Blocks of a few elements and random long-row thresholds: many blocks per case, so
+     * that the block walk, its order, the chunks of a split dim and the reuse of
+     * gathered inputs run on small tensors (CPU path and OpenCL blocks family). */
+    static const long blocks[] = {1, 2, 3, 5, 8, 13, 30, 64, 100};
+    static const long rows[] = {2, 4, 9, 32, 1 << 20};
+    clsel_testing_blocks(blocks[rng_below(r, sizeof blocks / sizeof blocks[0])],
+                         rows[rng_below(r, sizeof rows / sizeof rows[0])]);
+#endif
     CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.got));
     char text[512];
     clsel_plan_describe(plan, text, sizeof text);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ci/setup.sh - installs what clsel needs to build and test on Debian (12) or Ubuntu:
 # a C/C++ toolchain, CMake, OpenCL on the CPU through PoCL (with the ICD loader, the
-# headers, CLBlast for the benchmark's copy baseline, and clinfo), Clang with libFuzzer
+# headers, CLBlast for the benchmark's copy baseline, and clinfo), Oclgrind (a second
+# OpenCL implementation that checks the kernels' memory accesses), Clang with libFuzzer
 # for the fuzz harnesses, and a Python virtual environment in build/venv with the
 # packages of ci/requirements.txt (numpy, the peers OpenVINO and ONNX Runtime, pytest). Idempotent: apt-get and pip run only
 # for what is missing. Uses sudo when not run as root.
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake pkg-config python3 python3-venv
-  pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev clinfo
+  pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev clinfo oclgrind
   clang libclang-rt-dev
 )
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ci/test.sh - every test, as CI runs it: installs what is missing, builds with warnings
 # as errors, runs the whole ctest suite on the OpenCL device (PoCL in CI; a missing
-# device fails the run instead of skipping), then builds again with AddressSanitizer
+# device fails the run instead of skipping), runs the random differential tests and
+# the shared vectors again on Oclgrind (label oclgrind: any kernel access outside a
+# buffer fails the run), then builds again with AddressSanitizer
 # and UndefinedBehaviorSanitizer and runs the C tests again under them (PoCL's and
 # LLVM's own allocations are exempt from leak checks: tests/lsan.supp), builds with
 # ThreadSanitizer for the CPU path and thread tests (label tsan), and runs each
@@ -19,7 +21,10 @@ echo "== build (Release, -Werror)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLSEL_WERROR=ON >/dev/null
 cmake --build build -j "$jobs"
 echo "== tests"
-(cd build && ctest --output-on-failure -j "$jobs" -LE large)
+(cd build && ctest --output-on-failure -j "$jobs" -LE "large|oclgrind")
+
+echo "== kernels on Oclgrind (label oclgrind)"
+(cd build && CLSEL_REQUIRE_OCLGRIND=1 ctest --output-on-failure -j "$jobs" -L oclgrind)
 
 # Tensors past 2^31 elements and the device's allocation limit need up to ~14 GiB and a
 # few minutes; each test reports itself skipped when the memory is not there.
@@ -33,7 +38,7 @@ echo "== build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLSEL_WERROR=ON -DCLSEL_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$jobs"
 echo "== C tests under ASan + UBSan"
-(cd build-asan && ctest --output-on-failure -LE "install|python|large" -j "$jobs")
+(cd build-asan && ctest --output-on-failure -LE "install|python|large|oclgrind" -j "$jobs")
 echo "== build (ThreadSanitizer)"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLSEL_WERROR=ON -DCLSEL_TSAN=ON \
   -DCLSEL_BUILD_TOOLS=OFF >/dev/null

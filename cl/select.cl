@@ -45,22 +45,18 @@
 
 #ifdef CLSEL_BLOCKS
 
-/* Bytes of local memory after each gathered buffer that a gather may write past its
- * elements (a splat writes whole vectors). */
-#define CLSEL_SLACK 64
-
 /* Where a block element of input X comes from: r a run at p (pointer advanced to the
  * block), l the local buffer b. */
 #define CLSEL_SRC_r(p, b, i) p[i]
 #define CLSEL_SRC_l(p, b, i) b[i]
 
-/* Gathers one input (element type T, vector type TV of 16 elements) for a block into
+/* Gathers one input (element type T, TV a vector of N of them, 16 bytes) for a block into
  * dst: the block dims of more than one index, innermost first (ext, step), are split
  * into the run (the innermost ones along which the input is contiguous, or all fixed)
  * and the dims above it, walked as an odometer; each run is a copy or a fill. Along a
  * dim where the input is fixed, the first index is built and then copied (doubling the
  * copied part each time) rather than gathered again. */
-#define CLSEL_GATHER(NAME, T, TV)                                                                     \
+#define CLSEL_GATHER(NAME, T, TV, N)                                                                     \
     void NAME(local T *dst, global const T *src, const uint *ext, const uint *step, uint levels)      \
     {                                                                                                 \
         uint run = 1, first = 0;                                                                      \
@@ -74,7 +70,7 @@
                 for (uint i = 0; i < run; ++i) d[i] = s[i];                                           \
             } else {                                                                                  \
                 const TV v = (TV)(s[0]);                                                              \
-                for (uint i = 0; i < run; i += 16) vstore16(v, 0, d + i);                             \
+                for (uint i = 0; i < run; i += N) vstore##N(v, 0, d + i);                              \
             }                                                                                         \
             d += run;                                                                                 \
             uint k = first, size = run; /* size: elements of one index of level k */                 \
@@ -99,26 +95,27 @@
         }                                                                                             \
     }
 
-CLSEL_GATHER(clsel_gather_w1, uchar, uchar16)
-CLSEL_GATHER(clsel_gather_w2, ushort, ushort16)
-CLSEL_GATHER(clsel_gather_w4, uint, uint16)
-CLSEL_GATHER(clsel_gather_w8, ulong, ulong16)
+CLSEL_GATHER(clsel_gather_w1, uchar, uchar16, 16)
+CLSEL_GATHER(clsel_gather_w2, ushort, ushort8, 8)
+CLSEL_GATHER(clsel_gather_w4, uint, uint4, 4)
+CLSEL_GATHER(clsel_gather_w8, ulong, ulong2, 2)
 
-/* The walk (host/plan_blocks.c), as kernel arguments:
- *   bdim     extents of the block dims, innermost first (dims below `inner`, then the
- *            split dim with `split` indices; unused 1)
- *   cstr, tstr, estr   each input's element stride along those dims
- *   lext     extents of the levels of the block order, fastest first (unused 1)
- *   lc, lt, le, lo     each tensor's element step along the levels
- *   geom     s0 block dims, s1 levels, s2 the level of the split dim's blocks (8: none),
- *            s3 the split dim's position among the block dims, s4 split, s5 last
- *            split, s6 blocks, s7 blocks per work-item
+/* The walk (host/plan_blocks.c), as kernel arguments (uint16 each, two uint8 halves):
+ *   blk      lo: extents of the block dims, innermost first (dims below `inner`, then
+ *            the split dim with `split` indices; unused 1); hi: cond's element stride
+ *            along them
+ *   strides  lo: then's, hi: else's
+ *   lev      lo: extents of the levels of the block order, fastest first (unused 1);
+ *            hi: cond's element step along them
+ *   steps    lo: then's, hi: else's
+ *   geo      lo: out's step along the levels; hi: s0 block dims, s1 levels, s2 the
+ *            level of the split dim's blocks (8: none), s3 the split dim's position
+ *            among the block dims (8: none), s4 split, s5 last split, s6 blocks, s7
+ *            blocks per work-item
  *   kinds    s0-s2: how cond, then, else are read (0 run, 1 fixed, 2 pattern), s3 the
  *            block elements of one index of the split dim, s4 bytes of local memory
  *            per buffer (scratch holds three) */
-#define CLSEL_WALK_ARGS                                                                          \
-    uint8 bdim, uint8 cstr, uint8 tstr, uint8 estr, uint8 lext, uint8 lc, uint8 lt, uint8 le, uint8 lo, \
-        uint8 geom, uint8 kinds, local uchar *scratch
+#define CLSEL_WALK_ARGS uint16 blk, uint16 strides, uint16 lev, uint16 steps, uint16 geo, uint8 kinds, local uchar *scratch
 
 /* A work-item's walk: blocks [first, last) in the block order; per block, its tensors'
  * element offsets and its split-dim extent; per gathered input, what its local buffer
@@ -126,15 +123,16 @@ CLSEL_GATHER(clsel_gather_w8, ulong, ulong16)
 #define CLSEL_WALK_START                                                                          \
     CLSEL_AT_OFFSETS                                                                             \
     uint ext[8], stc[8], stt[8], ste[8], sto[8], bd[8], bsc[8], bst[8], bse[8];                  \
-    vstore8(lext, 0, ext);                                                                       \
-    vstore8(lc, 0, stc);                                                                         \
-    vstore8(lt, 0, stt);                                                                         \
-    vstore8(le, 0, ste);                                                                         \
-    vstore8(lo, 0, sto);                                                                         \
-    vstore8(bdim, 0, bd);                                                                        \
-    vstore8(cstr, 0, bsc);                                                                       \
-    vstore8(tstr, 0, bst);                                                                       \
-    vstore8(estr, 0, bse);                                                                       \
+    const uint8 geom = geo.hi;                                                                   \
+    vstore8(lev.lo, 0, ext);                                                                     \
+    vstore8(lev.hi, 0, stc);                                                                     \
+    vstore8(steps.lo, 0, stt);                                                                   \
+    vstore8(steps.hi, 0, ste);                                                                   \
+    vstore8(geo.lo, 0, sto);                                                                     \
+    vstore8(blk.lo, 0, bd);                                                                      \
+    vstore8(blk.hi, 0, bsc);                                                                     \
+    vstore8(strides.lo, 0, bst);                                                                 \
+    vstore8(strides.hi, 0, bse);                                                                 \
     const uint nbd = geom.s0, levels = geom.s1, chunk = geom.s2, split_dim = geom.s3;            \
     const uint first = (uint)get_global_id(0) * geom.s7;                                         \
     if (first >= geom.s6) return;                                                                \

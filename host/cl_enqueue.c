@@ -17,7 +17,8 @@
 /* Blocks family (CPU devices): the local memory of one gathered input, per work-group,
  * and so the size of a block; rows of at least CL_LONG_ROW_BYTES are walked in pieces of
  * one row, reading everything in place. Bytes past a buffer's elements that a gather
- * may write (a 16-element vector store of 8-byte elements). */
+ * may write (it fills with 16-byte vector stores), kept a multiple of 128 so that the
+ * three buffers stay aligned. */
 #define CL_BLOCK_BYTES 16384
 #define CL_LONG_ROW_BYTES 4096
 #define CL_GATHER_SLACK 128
@@ -39,6 +40,15 @@ static cl_int set_uint8(const clsel_cl_api *cl, cl_kernel k, cl_uint index, cons
 {
     cl_uint8 a;
     for (int i = 0; i < 8; ++i) a.s[i] = (cl_uint)v[i];
+    return cl->clSetKernelArg(k, index, sizeof a, &a);
+}
+
+/* Two 8-vectors as one uint16 argument (fewer clSetKernelArg calls per enqueue). */
+static cl_int set_uint16(const clsel_cl_api *cl, cl_kernel k, cl_uint index, const uint64_t lo[8],
+                         const uint64_t hi[8])
+{
+    cl_uint16 a;
+    for (int i = 0; i < 8; ++i) a.s[i] = (cl_uint)lo[i], a.s[8 + i] = (cl_uint)hi[i];
     return cl->clSetKernelArg(k, index, sizeof a, &a);
 }
 
@@ -94,14 +104,15 @@ static cl_int launch_blocks(const clsel_cl_context *ctx, cl_command_queue queue,
             (b.access[PLAN_ELSE] != PLAN_ACCESS_RUN);
     kernel_slot *slot = (kernel_slot *)&ctx->kernels[element_width_index(piece->elem_size)][k];
     const cl_kernel kernel = slot->kernel;
-    const uint64_t *vectors[] = {bdim, str[0], str[1], str[2], lext, lstep[0], lstep[1], lstep[2], lstep[3], geom,
-                                 kinds};
+    const uint64_t *halves[5][2] = {{bdim, str[0]}, {str[1], str[2]}, {lext, lstep[0]}, {lstep[1], lstep[2]},
+                                    {lstep[3], geom}};
     size_t global = (size_t)((b.count + per_item - 1) / per_item), local = 1;
     clsel_mutex_lock(&slot->lock);
     cl_int err = set_tensors(cl, kernel, tensors, base);
-    for (cl_uint i = 0; i < sizeof vectors / sizeof vectors[0] && err == CL_SUCCESS; ++i)
-        err = set_uint8(cl, kernel, ARG_FAMILY + i, vectors[i]);
-    if (err == CL_SUCCESS) err = cl->clSetKernelArg(kernel, ARG_FAMILY + 11, (size_t)(3 * buffer), NULL);
+    for (cl_uint i = 0; i < 5 && err == CL_SUCCESS; ++i)
+        err = set_uint16(cl, kernel, ARG_FAMILY + i, halves[i][0], halves[i][1]);
+    if (err == CL_SUCCESS) err = set_uint8(cl, kernel, ARG_FAMILY + 5, kinds);
+    if (err == CL_SUCCESS) err = cl->clSetKernelArg(kernel, ARG_FAMILY + 6, (size_t)(3 * buffer), NULL);
     if (err == CL_SUCCESS)
         err = cl->clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, num_wait, wait_list, event);
     clsel_mutex_unlock(&slot->lock);

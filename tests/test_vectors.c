@@ -103,9 +103,20 @@ static uint8_t cond_byte(const json *v, double value)
     return value != 0.0; /* -0.0 is false */
 }
 
+/* Outputs above this many elements run on the CPU path only (test_vectors' third
+ * argument; a simulated device such as Oclgrind takes minutes on the biggest). */
+static int64_t device_max_elements = INT64_MAX;
+static int device_skipped;
+
 /* Runs a plan on the chosen path; 1 when it succeeded. */
 static int run_plan(const clsel_plan *plan, const void *cond, const void *t, const void *e, void *out)
 {
+    if (cl_env && clsel_plan_output_count(plan) > device_max_elements) {
+        ++device_skipped;
+        clsel_status st = clsel_plan_run_cpu(plan, cond, t, e, out);
+        CHECK_OK(st);
+        return st == CLSEL_SUCCESS;
+    }
     if (!cl_env) {
         clsel_status st = clsel_plan_run_cpu(plan, cond, t, e, out);
         CHECK_OK(st);
@@ -263,10 +274,11 @@ static void check_vector(const json *v, tally *count)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 || (strcmp(argv[1], "cpu") != 0 && strcmp(argv[1], "opencl") != 0)) {
-        fprintf(stderr, "usage: test_vectors cpu|opencl select_vectors.json\n");
+    if (argc < 3 || argc > 4 || (strcmp(argv[1], "cpu") != 0 && strcmp(argv[1], "opencl") != 0)) {
+        fprintf(stderr, "usage: test_vectors cpu|opencl select_vectors.json [max elements on the device]\n");
         return 2;
     }
+    if (argc == 4) device_max_elements = strtoll(argv[3], NULL, 10);
     test_cl cl;
     if (strcmp(argv[1], "opencl") == 0) {
         test_cl_open(&cl);
@@ -283,6 +295,9 @@ int main(int argc, char **argv)
            "%d listed data cases, %d rule data cases, %d random-data runs\n",
            root->count, argv[2], cl_env ? cl_env->device_name : "the CPU path", count.shapes, count.enlarging,
            count.shape_errors, count.dtype_errors, count.data, count.rule_data, count.random_data);
+    if (device_skipped)
+        printf("%d runs with more than %lld output elements ran on the CPU path only\n", device_skipped,
+               (long long)device_max_elements);
     CHECK((size_t)(count.shapes + count.shape_errors + count.dtype_errors) == root->count);
     json_free(root);
     if (cl_env) test_cl_close(&cl);

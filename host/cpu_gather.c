@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "select_cpu.h"
+#include "testing.h"
 
 /* Moves k bytes through registers (loads before stores, so the two may overlap). */
 #define MOVE(dst, src, k)         \
@@ -46,18 +47,18 @@ static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n)
     }
 }
 
-/* The loops over `n` runs of `bytes` each, the k-th read at src + k * step and written
- * at dst + k * size. Splats (one element repeated) write whole 16- or 32-byte stores,
- * up to 31 bytes past a run's end: the buffer has CPU_GATHER_SLACK bytes of room, and
- * what lands past a run is overwritten by the next one. */
-typedef void (*run_loop)(uint8_t *dst, const uint8_t *src, int64_t n, int64_t step, int64_t size, size_t bytes,
-                         const uint8_t *src_end);
+/* The loops over `n` runs of g->run_bytes each, the k-th read at src + k * step and
+ * written right after the one before. Splats (one element repeated) write whole 16- or
+ * 32-byte stores, up to 31 bytes past a run's end: the buffer has CPU_GATHER_SLACK bytes
+ * of room, and what lands past a run is overwritten by the next one. */
+typedef cpu_run_loop run_loop;
 
 #define SPLAT_RUNS(W, T, REPEAT)                                                                              \
-    static void splat16_##W(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, int64_t step,      \
-                            int64_t size, size_t bytes, const uint8_t *src_end)                              \
+    static void splat16_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,    \
+                            int64_t n, int64_t step, const uint8_t *src_end)                                 \
     {                                                                                                         \
-        (void)bytes, (void)src_end;                                                                           \
+        (void)src_end;                                                                                        \
+        const int64_t size = (int64_t)g->run_bytes;                                                           \
         for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                           \
             T v;                                                                                              \
             memcpy(&v, src, W);                                                                               \
@@ -66,10 +67,11 @@ typedef void (*run_loop)(uint8_t *dst, const uint8_t *src, int64_t n, int64_t st
             memcpy(dst + 8, &p, 8);                                                                           \
         }                                                                                                     \
     }                                                                                                         \
-    static void splat32_##W(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, int64_t step,      \
-                            int64_t size, size_t bytes, const uint8_t *src_end)                              \
+    static void splat32_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,    \
+                            int64_t n, int64_t step, const uint8_t *src_end)                                 \
     {                                                                                                         \
-        (void)bytes, (void)src_end;                                                                           \
+        (void)src_end;                                                                                        \
+        const int64_t size = (int64_t)g->run_bytes;                                                           \
         for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                           \
             T v;                                                                                              \
             memcpy(&v, src, W);                                                                               \
@@ -80,10 +82,12 @@ typedef void (*run_loop)(uint8_t *dst, const uint8_t *src, int64_t n, int64_t st
             memcpy(dst + 24, &p, 8);                                                                          \
         }                                                                                                     \
     }                                                                                                         \
-    static void splat_##W(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, int64_t step,        \
-                          int64_t size, size_t bytes, const uint8_t *src_end)                                \
+    static void splat_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,      \
+                          int64_t n, int64_t step, const uint8_t *src_end)                                   \
     {                                                                                                         \
         (void)src_end;                                                                                        \
+        const size_t bytes = g->run_bytes;                                                                    \
+        const int64_t size = (int64_t)bytes;                                                                  \
         for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                           \
             T v;                                                                                              \
             memcpy(&v, src, W);                                                                               \
@@ -105,10 +109,11 @@ SPLAT_RUNS(8, uint64_t, 1ull)
 /* Runs of up to 32 bytes: one 32-byte move while the source has 32 bytes left (the
  * bytes past the run are written into the buffer's room, then overwritten), else an
  * exact copy. */
-static void copy32(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, int64_t step, int64_t size,
-                   size_t bytes, const uint8_t *src_end)
+static void copy32(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n,
+                   int64_t step, const uint8_t *src_end)
 {
-    for (int64_t k = 0; k < n; ++k, src += step, dst += size) {
+    const size_t bytes = g->run_bytes;
+    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {
         if (src_end - src >= 32)
             MOVE(dst, src, 32);
         else
@@ -116,11 +121,12 @@ static void copy32(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n
     }
 }
 
-static void copy_any(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, int64_t step, int64_t size,
-                     size_t bytes, const uint8_t *src_end)
+static void copy_any(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n,
+                     int64_t step, const uint8_t *src_end)
 {
     (void)src_end;
-    for (int64_t k = 0; k < n; ++k, src += step, dst += size) copy_run(dst, src, bytes);
+    const size_t bytes = g->run_bytes;
+    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) copy_run(dst, src, bytes);
 }
 
 static run_loop pick_run_loop(int copies, size_t w, size_t bytes)
@@ -207,10 +213,33 @@ void cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *b, int op, si
         while (g->run_levels < g->levels && g->run_levels != g->split_level && g->step[g->run_levels] == 0)
             g->run_bytes *= (size_t)g->extent[g->run_levels++];
     }
+    /* Levels above the run that continue one another (the next one's step is this one's
+     * whole extent) are one level: one call of the run loop covers both. The split
+     * dim's level keeps what multiplies its per-block extent. */
+    int kept = g->run_levels, split_level = -1;
+    g->split_scale = 1;
+    for (int level = g->run_levels; level < g->levels; ++level) {
+        if (kept > g->run_levels && g->step[level] == g->step[kept - 1] * g->extent[kept - 1]) {
+            if (level == g->split_level) split_level = kept - 1, g->split_scale = g->extent[kept - 1];
+            g->extent[kept - 1] *= g->extent[level];
+            continue;
+        }
+        if (level == g->split_level) split_level = kept;
+        g->extent[kept] = g->extent[level];
+        g->step[kept] = g->step[level];
+        ++kept;
+    }
+    g->levels = kept;
+    if (g->split_level >= g->run_levels) g->split_level = split_level;
     g->size[g->run_levels] = (int64_t)g->run_bytes;
     for (int level = g->run_levels + 1; level <= g->levels; ++level)
         g->size[level] = g->size[level - 1] * g->extent[level - 1];
+    g->element = element;
     g->runs = pick_run_loop(g->run_copies, element, g->run_bytes);
+    if (!clsel_testing_portable()) { /* the processor's own loops where it has them */
+        run_loop fast = cpu_avx2_run_loop(g);
+        if (fast) g->runs = fast;
+    }
 }
 
 static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src, uint8_t *dst,
@@ -218,7 +247,7 @@ static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src
 {
     const int64_t n = g->extent[level], step = g->step[level], size = g->size[level];
     if (level == g->run_levels) {
-        g->runs(dst, src, step ? n : 1, step, size, g->run_bytes, src_end);
+        g->runs(g, dst, src, step ? n : 1, step, src_end);
         if (!step) replicate(dst, (size_t)size, n);
     } else if (step == 0) { /* broadcast along this dim: build one index, copy it */
         gather_level(g, level - 1, src, dst, src_end);
@@ -230,9 +259,9 @@ static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src
 
 void cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src, const uint8_t *src_end, uint8_t *dst)
 {
-    if (g->split_level >= 0) g->extent[g->split_level] = split;
+    if (g->split_level >= 0) g->extent[g->split_level] = split * g->split_scale;
     if (g->run_levels == g->levels) { /* the whole block is one run */
-        g->runs(dst, src, 1, 0, 0, g->run_bytes, src_end);
+        g->runs(g, dst, src, 1, 0, src_end);
         return;
     }
     gather_level(g, g->levels - 1, src, dst, src_end);

@@ -72,6 +72,8 @@ void plan_blocks_make(const clsel_plan *plan, int64_t target, int64_t long_row, 
 /* Block `index` of the walk (0 <= index < count), and the one after it. */
 void plan_block_at(const plan_blocks *blocks, int64_t index, plan_block *at);
 void plan_block_next(const plan_blocks *blocks, plan_block *at);
+/* k blocks on (k >= 1, at most to the first block of the next line of level 0). */
+void plan_block_skip(const plan_blocks *blocks, plan_block *at, int64_t k);
 
 /* How each output dim is fed: axis_of[op][d] is the axis of input `op` (cond, then,
  * else) read along output dim d, or -1 where that input is broadcast. */

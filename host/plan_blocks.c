@@ -17,6 +17,8 @@
  * instead (the idea of TensorIterator's reorder_dimensions in PyTorch,
  * aten/src/ATen/TensorIterator.cpp, applied to whole blocks). Blocks stay contiguous
  * runs of the output whatever the order. */
+#include <string.h>
+
 #include "plan.h"
 
 /* The extent of block dim d: dims below `inner` whole, then `split` indices of it. */
@@ -97,6 +99,7 @@ static void order_levels(const clsel_plan *plan, plan_blocks *b)
 
 void plan_blocks_make(const clsel_plan *plan, int64_t target, int64_t long_row, plan_blocks *b)
 {
+    memset(b, 0, sizeof *b);
     if (target < 1) target = 1;
     b->inner = 0;
     b->inner_elements = 1;
@@ -155,4 +158,12 @@ void plan_block_next(const plan_blocks *b, plan_block *at)
         at->coord[l] = 0;
         if (l == b->chunk_level) at->split = b->split;
     }
+}
+
+void plan_block_skip(const plan_blocks *b, plan_block *at, int64_t k)
+{
+    if (b->levels == 0) return;
+    at->coord[0] += k - 1;
+    for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] += (k - 1) * b->step[t][0];
+    plan_block_next(b, at);
 }

@@ -22,14 +22,20 @@
 
 /* CV, TV, EV: 1 when cond / then / else advance, 0 when they stay put. */
 #define CLSEL_ROW_FN(T, CV, TV, EV)                                                                 \
-    static void row_##T##_##CV##TV##EV(int64_t n, const uint8_t *cond, const void *tv, const void *ev, \
-                                       void *ov)                                                    \
+    static inline void one_row_##T##_##CV##TV##EV(int64_t n, const uint8_t *cond, const T *t, const T *e, T *o) \
     {                                                                                               \
-        const T *t = tv, *e = ev;                                                                   \
-        T *o = ov;                                                                                  \
         for (int64_t i = 0; i < n; ++i) {                                                           \
             const T take_then = (T)0 - (T)(cond[CV ? i : 0] != 0);                                  \
             o[i] = (t[TV ? i : 0] & take_then) | (e[EV ? i : 0] & (T)~take_then);                   \
+        }                                                                                           \
+    }                                                                                               \
+    static void row_##T##_##CV##TV##EV(const cpu_rows *r)                                           \
+    {                                                                                               \
+        const uint8_t *c = r->cond, *t = r->then_data, *e = r->else_data;                           \
+        uint8_t *o = r->out;                                                                        \
+        for (int64_t k = 0; k < r->count; ++k) {                                                    \
+            one_row_##T##_##CV##TV##EV(r->n, c, (const T *)t, (const T *)e, (T *)o);               \
+            c += r->step[0], t += r->step[1], e += r->step[2], o += r->step[3];                     \
         }                                                                                           \
     }
 
@@ -113,7 +119,7 @@ clsel_status cpu_check_buffers(const clsel_plan *plan, const void *cond, const v
 
 /* Rows of at least this many bytes are walked in pieces of one row each (every input a
  * run or fixed); shorter ones are gathered several dims at a time. */
-#define CPU_LONG_ROW_BYTES (CPU_BLOCK_BYTES / 4)
+#define CPU_LONG_ROW_BYTES 2048
 
 /* Blocks that are pieces of long rows (nothing gathered) can be longer than those with
  * a gathered input, so that a long row is fewer calls; pieces stay many enough to share
@@ -155,6 +161,8 @@ void cpu_walk_make(const clsel_plan *plan, const void *cond, const void *then_da
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
     walk->by_chunk = tiles && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
     walk->stream = (uint64_t)plan->out_count * plan->elem_size >= STREAM_MIN_BYTES;
+    walk->gathers = 0;
+    for (int op = 0; op < 3; ++op) walk->gathers |= walk->blocks.access[op] == PLAN_ACCESS_PATTERN;
     walk->cond = cond;
     walk->then_data = then_data;
     walk->else_data = else_data;
@@ -198,23 +206,50 @@ static const uint8_t *source(block_job *job, const plan_block *at, int op, int *
     return g->data;
 }
 
+/* One block: its gathered inputs made ready, then one call of the loop. */
 static void run_block(block_job *job, const plan_block *at)
 {
     const cpu_walk *walk = job->walk;
-    const int64_t n = walk->blocks.inner_elements * at->split;
-    uint8_t *out = walk->out + at->offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN];
-    const uint8_t *cond = job->base[PLAN_COND] + at->offset[PLAN_COND];
-    int adv[3] = {1, 0, 0};
+    cpu_rows rows = {walk->blocks.inner_elements * at->split, 1, job->base[PLAN_COND] + at->offset[PLAN_COND],
+                     NULL, NULL, walk->out + at->offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
+    int adv[3] = {0, 0, 0};
     if (walk->blocks.access[PLAN_COND] == PLAN_ACCESS_FIXED) {
         /* One choice for the whole block: only the chosen input is read (and gathered). */
-        const int op = *cond ? PLAN_THEN : PLAN_ELSE;
-        const uint8_t *src = source(job, at, op, &adv[1]);
-        job->fns[adv[1] * 3](n, cond, src, src, out);
+        const int op = *rows.cond ? PLAN_THEN : PLAN_ELSE;
+        rows.then_data = rows.else_data = source(job, at, op, &adv[1]);
+        job->fns[adv[1] * 3](&rows);
         return;
     }
-    cond = source(job, at, PLAN_COND, &adv[0]);
-    const uint8_t *t = source(job, at, PLAN_THEN, &adv[1]), *e = source(job, at, PLAN_ELSE, &adv[2]);
-    job->fns[adv[0] * 4 + adv[1] * 2 + adv[2]](n, cond, t, e, out);
+    rows.cond = source(job, at, PLAN_COND, &adv[0]);
+    rows.then_data = source(job, at, PLAN_THEN, &adv[1]);
+    rows.else_data = source(job, at, PLAN_ELSE, &adv[2]);
+    job->fns[adv[0] * 4 + adv[1] * 2 + adv[2]](&rows);
+}
+
+/* Blocks [first, last) of a walk that gathers nothing: the blocks along the fastest
+ * level, as many as one line of it holds (and have one size), in one call. */
+static void run_lines(block_job *job, int64_t first, int64_t last)
+{
+    const cpu_walk *walk = job->walk;
+    const plan_blocks *b = &walk->blocks;
+    int adv[3];
+    for (int op = 0; op < 3; ++op) adv[op] = b->access[op] != PLAN_ACCESS_FIXED;
+    const cpu_row_fn fn = job->fns[adv[0] * 4 + adv[1] * 2 + adv[2]];
+    plan_block at;
+    plan_block_at(b, first, &at);
+    for (int64_t i = first; i < last;) {
+        int64_t count = b->levels ? b->extent[0] - at.coord[0] : 1;
+        if (count > last - i) count = last - i;
+        if (b->chunk_level == 0 && count > 1 && at.coord[0] + count == b->extent[0] && b->last_split != b->split)
+            --count; /* the line's last chunk is shorter: a call of its own */
+        cpu_rows rows = {b->inner_elements * at.split, count, job->base[PLAN_COND] + at.offset[PLAN_COND],
+                         job->base[PLAN_THEN] + at.offset[PLAN_THEN] * (int64_t)job->w[PLAN_THEN],
+                         job->base[PLAN_ELSE] + at.offset[PLAN_ELSE] * (int64_t)job->w[PLAN_ELSE],
+                         walk->out + at.offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
+        for (int t = 0; t < PLAN_OPERANDS; ++t) rows.step[t] = b->step[t][0] * (int64_t)(t ? job->w[PLAN_THEN] : 1);
+        fn(&rows);
+        if ((i += count) < last) plan_block_skip(b, &at, count);
+    }
 }
 
 void cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last)
@@ -245,6 +280,8 @@ void cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last)
                 plan_block_at(b, line * b->extent[0] + x, &at);
                 run_block(&job, &at);
             }
+    } else if (!walk->gathers) {
+        run_lines(&job, first, last);
     } else if (first < last) {
         plan_block_at(b, first, &at);
         for (int64_t i = first;;) {

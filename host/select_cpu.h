@@ -12,10 +12,21 @@
 clsel_status cpu_check_buffers(const clsel_plan *plan, const void *cond, const void *then_data,
                                const void *else_data, const void *out);
 
-/* n output elements from cond, then and else, each either advancing one element per
- * output element or fixed (read at [0]), as the table entry it was taken from says:
- * [cond advances * 4 + then advances * 2 + else advances]. */
-typedef void (*cpu_row_fn)(int64_t n, const uint8_t *cond, const void *then_data, const void *else_data, void *out);
+/* `count` rows of n output elements, the k-th `step` bytes (cond, then, else, out)
+ * after the one before: consecutive blocks along one level, so that a walk of short
+ * rows makes one call per line of blocks, not one per block. Along a row cond, then and
+ * else each either advance one element per output element or stay fixed (read at
+ * [0]), as the table entry the loop was taken from says: [cond advances * 4 + then
+ * advances * 2 + else advances]. Where cond stays fixed, each row reads only the
+ * input its cond element chooses. */
+typedef struct cpu_rows {
+    int64_t n, count;
+    const uint8_t *cond;
+    const uint8_t *then_data, *else_data;
+    uint8_t *out;
+    int64_t step[4];
+} cpu_rows;
+typedef void (*cpu_row_fn)(const cpu_rows *rows);
 
 /* The AVX2 loops [element width index][cond, then, else advancing as bits], plain or
  * streaming stores; NULL when the processor (or the build) has no AVX2
@@ -31,15 +42,32 @@ void cpu_stream_fence(void);
 /* How one input is gathered for the blocks of a walk (cpu_gather.c): its block dims of
  * more than one index, innermost first, with the source step and destination size of
  * one index of each, and the loop that writes its runs. */
+struct cpu_gather_walk;
+/* n runs of g->run_bytes, the k-th read at src + k * step, written one after another
+ * from dst; the source ends at src_end. */
+typedef void (*cpu_run_loop)(const struct cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n,
+                             int64_t step, const uint8_t *src_end);
+
 typedef struct cpu_gather_walk {
     int levels, split_level, run_levels, run_copies;
+    int64_t split_scale; /* the split level's extent is the block's split times this */
     int64_t extent[CLSEL_MAX_RANK + 2];
     int64_t step[CLSEL_MAX_RANK + 2]; /* source bytes from one index to the next */
     int64_t size[CLSEL_MAX_RANK + 2]; /* destination bytes of one index */
     size_t run_bytes, w;
-    void (*runs)(uint8_t *dst, const uint8_t *src, int64_t n, int64_t step, int64_t size, size_t bytes,
-                 const uint8_t *src_end);
+    size_t element; /* bytes of the element a splat run repeats */
+    cpu_run_loop runs;
+    /* The expanding loop's shuffles (select_cpu_avx2.c): consecutive elements, each
+     * repeated over a short run, 16 output bytes at a time; the byte order of each
+     * 16-byte piece and the source bytes to the next, per phase of the runs. */
+    int phases;
+    uint8_t shuffle[16][16];
+    uint8_t advance[16];
 } cpu_gather_walk;
+
+/* The AVX2 loop for a gather's runs (select_cpu_avx2.c), filling the shuffles it needs;
+ * NULL where the processor has no AVX2 or the runs gain nothing from it. */
+cpu_run_loop cpu_avx2_run_loop(cpu_gather_walk *g);
 
 void cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *blocks, int op, size_t w, cpu_gather_walk *g);
 /* The input's elements for a block whose dim `inner` has `split` indices, from src
@@ -54,6 +82,7 @@ typedef struct cpu_walk {
     plan_blocks blocks;
     int by_chunk; /* units are lines along dim 0, walked chunk by chunk (cpu_tiles_rows) */
     int stream;   /* non-temporal stores for the output */
+    int gathers;  /* some input is a pattern: gathered block by block */
     const uint8_t *cond, *then_data, *else_data;
     uint8_t *out;
 } cpu_walk;

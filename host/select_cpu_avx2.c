@@ -157,15 +157,121 @@ AVX2 static inline __m256i splat_8(const uint64_t *v) { return _mm256_set1_epi64
 
 ROWS(1, uint8_t) ROWS(2, uint16_t) ROWS(4, uint32_t) ROWS(8, uint64_t)
 
+/* The cpu_row_fn around one row loop: the rows of a sweep, one after another. */
+#define SWEEP(NAME)                                                                            \
+    AVX2 static void NAME##_rows(const cpu_rows *r)                                             \
+    {                                                                                          \
+        const uint8_t *c = r->cond, *t = r->then_data, *e = r->else_data;                      \
+        uint8_t *o = r->out;                                                                   \
+        for (int64_t k = 0; k < r->count; ++k) {                                               \
+            NAME(r->n, c, t, e, o);                                                            \
+            c += r->step[0], t += r->step[1], e += r->step[2], o += r->step[3];                \
+        }                                                                                      \
+    }
+#define SWEEPS(W, S)                                                                           \
+    SWEEP(pick_##W##_00_##S) SWEEP(pick_##W##_01_##S) SWEEP(pick_##W##_10_##S) SWEEP(pick_##W##_11_##S) \
+    SWEEP(blend_##W##_00_##S) SWEEP(blend_##W##_01_##S) SWEEP(blend_##W##_10_##S) SWEEP(blend_##W##_11_##S)
+SWEEPS(1, 0) SWEEPS(2, 0) SWEEPS(4, 0) SWEEPS(8, 0)
+SWEEPS(1, 1) SWEEPS(2, 1) SWEEPS(4, 1) SWEEPS(8, 1)
+
 /* Entries in the order of select_cpu.c's tables: cond, then, else advancing, as bits. */
 #define ENTRIES(W, S)                                                                        \
-    {pick_##W##_00_##S, pick_##W##_01_##S, pick_##W##_10_##S, pick_##W##_11_##S, \
-     blend_##W##_00_##S, blend_##W##_01_##S, blend_##W##_10_##S, blend_##W##_11_##S}
+    {pick_##W##_00_##S##_rows, pick_##W##_01_##S##_rows, pick_##W##_10_##S##_rows, pick_##W##_11_##S##_rows, \
+     blend_##W##_00_##S##_rows, blend_##W##_01_##S##_rows, blend_##W##_10_##S##_rows, blend_##W##_11_##S##_rows}
 
 static const cpu_row_fn avx2_rows[2][4][8] = {
     {ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},
     {ENTRIES(1, 1), ENTRIES(2, 1), ENTRIES(4, 1), ENTRIES(8, 1)},
 };
+
+/* ---- the gather's run loops (cpu_gather.c) ---------------------------------------- */
+
+/* Splats of up to 32 bytes: one broadcast and one store per run (up to 31 bytes past
+ * it are written: the buffer has room, and the next run overwrites them). */
+#define SPLAT32(E, SET1, T)                                                                            \
+    AVX2 static void splat32_avx2_##E(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, \
+                                      int64_t step, const uint8_t *src_end)                              \
+    {                                                                                                  \
+        (void)src_end;                                                                                 \
+        const size_t size = g->run_bytes;                                                              \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                    \
+            T v;                                                                                       \
+            memcpy(&v, src, E);                                                                        \
+            _mm256_storeu_si256((__m256i *)dst, SET1(v));                                              \
+        }                                                                                              \
+    }
+SPLAT32(1, _mm256_set1_epi8, char)
+SPLAT32(2, _mm256_set1_epi16, short)
+SPLAT32(4, _mm256_set1_epi32, int)
+SPLAT32(8, _mm256_set1_epi64x, long long)
+
+/* Longer splats: 32-byte stores to the run's end (and up to 31 bytes past it). */
+#define SPLAT_LONG(E, SET1, T)                                                                           \
+    AVX2 static void splat_avx2_##E(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, \
+                                    int64_t step, const uint8_t *src_end)                                \
+    {                                                                                                    \
+        (void)src_end;                                                                                   \
+        const size_t size = g->run_bytes;                                                                \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                      \
+            T v;                                                                                         \
+            memcpy(&v, src, E);                                                                          \
+            const __m256i splat = SET1(v);                                                               \
+            for (size_t i = 0; i < size; i += 32) _mm256_storeu_si256((__m256i *)(dst + i), splat);      \
+        }                                                                                                \
+    }
+SPLAT_LONG(1, _mm256_set1_epi8, char)
+SPLAT_LONG(2, _mm256_set1_epi16, short)
+SPLAT_LONG(4, _mm256_set1_epi32, int)
+SPLAT_LONG(8, _mm256_set1_epi64x, long long)
+
+/* Runs of one element each repeated, taken from consecutive source elements (an [N,1]
+ * input against [N,M], M short): 16 output bytes at a time, a byte shuffle of the 16
+ * source bytes they come from, the shuffle and the source step cycling through the
+ * phases of the runs against the 16-byte pieces. The last pieces, where 16 source
+ * bytes would read past the input's end, go run by run. */
+AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, int64_t step,
+                             const uint8_t *src_end)
+{
+    (void)step;
+    const size_t run = g->run_bytes, e = g->element, total = run * (size_t)n;
+    size_t done = 0;
+    int phase = 0;
+    const uint8_t *s = src;
+    while (done < total && src_end - s >= 16) {
+        const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[phase]);
+        _mm_storeu_si128((__m128i *)(dst + done), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)s), order));
+        s += g->advance[phase];
+        done += 16;
+        if (++phase == g->phases) phase = 0;
+    }
+    for (size_t k = done / run; k < (size_t)n; ++k) {
+        uint8_t pattern[16];
+        for (size_t i = 0; i < run; ++i) pattern[i] = src[k * e + i % e];
+        memcpy(dst + k * run, pattern, 16);
+    }
+}
+
+cpu_run_loop cpu_avx2_run_loop(cpu_gather_walk *g)
+{
+    static const cpu_run_loop splats[2][9] = {
+        {NULL, splat32_avx2_1, splat32_avx2_2, NULL, splat32_avx2_4, NULL, NULL, NULL, splat32_avx2_8},
+        {NULL, splat_avx2_1, splat_avx2_2, NULL, splat_avx2_4, NULL, NULL, NULL, splat_avx2_8}};
+    if (!cpu_avx2_rows(0) || g->run_copies || g->element > 8) return NULL;
+    const size_t run = g->run_bytes, e = g->element;
+    const int consecutive = g->run_levels < g->levels && g->step[g->run_levels] == (int64_t)e;
+    if (consecutive && run <= 16 && run % e == 0) {
+        size_t common = 16;
+        while (run % common) common /= 2; /* gcd(run, 16): runs and pieces realign every run / common pieces */
+        g->phases = (int)(run / common);
+        for (int p = 0; p < g->phases; ++p) {
+            const size_t first = 16 * (size_t)p / run;
+            for (size_t j = 0; j < 16; ++j) g->shuffle[p][j] = (uint8_t)(((16 * (size_t)p + j) / run - first) * e + j % e);
+            g->advance[p] = (uint8_t)((16 * ((size_t)p + 1) / run - first) * e);
+        }
+        return expand_avx2;
+    }
+    return splats[run > 32][e];
+}
 
 const cpu_row_fn (*cpu_avx2_rows(int stream))[8]
 {
@@ -186,6 +292,12 @@ void cpu_stream_fence(void) { _mm_sfence(); }
 const cpu_row_fn (*cpu_avx2_rows(int stream))[8]
 {
     (void)stream;
+    return NULL;
+}
+
+cpu_run_loop cpu_avx2_run_loop(cpu_gather_walk *g)
+{
+    (void)g;
     return NULL;
 }
 

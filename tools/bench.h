@@ -26,6 +26,11 @@ typedef struct bench_result {
     uint64_t bytes;
     double median_ms, min_ms, gbps, pct_of_copy, first_call_ms;
     double copy_gbps; /* the best copy method (its buffers), timed between this case's runs */
+    uint64_t write_bytes; /* of `bytes`, those written (the output) */
+    /* What the traffic model allows (bench_ceiling): the bandwidth a run that reads
+     * bytes - write_bytes and writes write_bytes can reach, given what reading alone
+     * and writing alone cost on this path, and that as a % of the copy. */
+    double model_gbps, ceiling_pct;
     char error[256]; /* non-empty when the case could not run */
 } bench_result;
 
@@ -38,6 +43,7 @@ typedef struct bench_report {
     int threads;      /* CPU path threads (cpu only) */
     int quick;
     double copy_gbps;      /* the best copy method's bandwidth at the start of the run */
+    double read_gbps, write_gbps; /* reading alone and writing alone, at the start of the run */
     char copy_method[160]; /* which copy was best, and each copy's figure */
     double build_first_ms, build_again_ms; /* OpenCL program build, first and second */
     double enqueue_us;                     /* median host cost of one clsel_cl_enqueue */
@@ -87,6 +93,13 @@ double bench_now_ms(void);
 double bench_median(double *samples, int count);
 void bench_finish(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes);
 void bench_progress(const bench_report *report, const bench_result *r);
+/* The traffic model, a roofline of three ceilings: a run takes at least its bytes at
+ * the copy's rate (measured beside it), its reads at the rate of reading alone, and
+ * its writes at the rate of writing alone. r->model_gbps is the bandwidth that allows,
+ * r->ceiling_pct that as a % of the copy. Where writing alone is slower than a copy (on
+ * the CI box a streamed fill moves 21 GB/s against memcpy's 26, which reads and writes
+ * at once), an output-heavy run cannot reach 100 % of the copy however it is written. */
+void bench_ceiling(bench_result *r, double read_gbps, double write_gbps);
 
 /* A case's host inputs at its plan's sizes (each with a spare byte, so none is empty). */
 typedef struct bench_inputs {
@@ -127,10 +140,12 @@ void bench_cpu_close(bench_cpu_env *env);
 const bench_case *bench_sweep_case(uint64_t seed, int index, int quick);
 int bench_sweep(const bench_options *o, int with_opencl, int with_cpu, bench_report *reports, size_t *count);
 
-/* A path's distribution over the sweep, in % of copy capped at 100. */
+/* A path's distribution over the sweep, in % of copy and in % of the traffic model's
+ * ceiling, both capped at 100. */
 typedef struct bench_sweep_stats {
     size_t count; /* patterns that ran */
     double min, p10, median;
+    double ceiling_min, ceiling_p10, ceiling_median;
     size_t below_85, below_70;
 } bench_sweep_stats;
 void bench_sweep_summarize(const bench_report *report, bench_sweep_stats *stats);

@@ -23,16 +23,27 @@ struct bench_cl_env {
     cl_program copy_program;
     cl_kernel copy_kernel;
     copy_fn best_copy; /* the fastest copy method at the start, timed again with each case */
+    double read_gbps, write_gbps;
     void *best_copy_state;
     cl_mem copy_src, copy_dst; /* its buffers, initialized */
     size_t copy_bytes;
 };
 
-/* 16 bytes per work-item, unit stride: the plainest copy a device can run. */
+/* 16 bytes per work-item, unit stride: the plainest copy a device can run; and a fill
+ * and a read alike, for what writing alone and reading alone cost (the read stores
+ * only when a value it cannot meet turns up, so that it is not optimised away). */
 static const char copy_source[] =
     "kernel void copy16(global const uint4 *src, global uint4 *dst) {\n"
     "    size_t i = get_global_id(0);\n"
     "    dst[i] = src[i];\n"
+    "}\n"
+    "kernel void fill16(global uint4 *dst, uint per_item) {\n"
+    "    for (size_t i = get_global_id(0) * per_item, e = i + per_item; i < e; ++i) dst[i] = (uint4)(7u);\n"
+    "}\n"
+    "kernel void read16(global const uint4 *src, global uint *sink, uint per_item) {\n"
+    "    uint4 v = (uint4)(0u);\n"
+    "    for (size_t i = get_global_id(0) * per_item, e = i + per_item; i < e; ++i) v ^= src[i];\n"
+    "    if ((v.x ^ v.y ^ v.z ^ v.w) == 0x9E3779B9u) sink[0] = 1u;\n"
     "}\n";
 
 static double finish_ms(cl_command_queue queue, double t0)
@@ -79,6 +90,41 @@ static int copy_clblast(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t
 }
 #endif
 
+/* Bytes per second that the fill or the read kernel moves over the copy buffers: the
+ * better of one 16-byte element per work-item (what GPUs like) and a loop over a
+ * range per work-item, one item per group (what CPU devices like, as clsel's blocks
+ * family does). */
+static double pass_gbps(cl_env *env, const char *name, size_t bytes, int repeat)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(env->copy_program, name, &err);
+    if (err != CL_SUCCESS) return 0;
+    cl_mem sink = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 4, NULL, &err);
+    clSetKernelArg(k, 0, sizeof(cl_mem), name[0] == 'f' ? &env->copy_dst : &env->copy_src);
+    if (name[0] == 'r') clSetKernelArg(k, 1, sizeof sink, &sink);
+    cl_uint units = 1;
+    clGetDeviceInfo(env->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    double best = 0, samples[256];
+    if (repeat > 256) repeat = 256;
+    for (int method = 0; method < 2; ++method) {
+        const size_t vectors = bytes / 16, items = method ? (size_t)units * 16 : vectors;
+        cl_uint per_item = (cl_uint)(vectors / items);
+        size_t global = items, local = method ? 1 : 256;
+        clSetKernelArg(k, name[0] == 'r' ? 2 : 1, sizeof per_item, &per_item);
+        for (int r = 0; r < repeat + 2; ++r) {
+            double t0 = bench_now_ms();
+            clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+            double t = finish_ms(env->queue, t0);
+            if (r >= 2) samples[r - 2] = t;
+        }
+        const double gbps = (double)(global * per_item * 16) / (bench_median(samples, repeat) * 1e6);
+        if (gbps > best) best = gbps;
+    }
+    clReleaseMemObject(sink);
+    clReleaseKernel(k);
+    return best;
+}
+
 static void measure_copies(cl_env *env, size_t bytes, int repeat, bench_report *report)
 {
     cl_int err;
@@ -119,6 +165,8 @@ static void measure_copies(cl_env *env, size_t bytes, int repeat, bench_report *
         }
         if (used >= sizeof report->copy_method) break;
     }
+    report->write_gbps = env->write_gbps = pass_gbps(env, "fill16", bytes, repeat);
+    report->read_gbps = env->read_gbps = pass_gbps(env, "read16", bytes, repeat);
 }
 
 static cl_mem upload(cl_env *env, const void *host, size_t bytes)
@@ -165,6 +213,7 @@ void bench_cl_time(cl_env *env, const bench_options *o, const clsel_plan *plan, 
         snprintf(r->error, sizeof r->error, "%s: %s", clsel_status_string(st), clsel_last_error());
     else
         bench_finish(r, samples, copy_samples, o->repeat, env->copy_bytes);
+    bench_ceiling(r, env->read_gbps, env->write_gbps);
     for (int i = 0; i < 4; ++i)
         if (mem[i]) clReleaseMemObject(mem[i]);
     free(copy_samples);
@@ -264,8 +313,10 @@ cl_env *bench_cl_open(const bench_options *o, bench_report *report)
         return NULL;
     }
     measure_copies(env, o->quick ? (size_t)16 << 20 : (size_t)256 << 20, o->repeat, report);
-    fprintf(stderr, "bench opencl: %s; best copy %.1f GB/s (%s); program build %.0f ms first, %.0f ms again\n",
-            report->device, report->copy_gbps, report->copy_method, report->build_first_ms, report->build_again_ms);
+    fprintf(stderr, "bench opencl: %s; best copy %.1f GB/s (%s); writing alone %.1f GB/s, reading alone %.1f GB/s; "
+                    "program build %.0f ms first, %.0f ms again\n",
+            report->device, report->copy_gbps, report->copy_method, report->write_gbps, report->read_gbps,
+            report->build_first_ms, report->build_again_ms);
     report->enqueue_us = enqueue_cost_us(env);
     fprintf(stderr, "bench opencl: clsel_cl_enqueue host cost %.2f us (median)\n", report->enqueue_us);
     return env;

@@ -209,35 +209,55 @@ static int compare_double(const void *a, const void *b)
 /* Percent of copy for the distribution: capped at 100, since a pattern above the copy
  * is one whose byte count overstates what had to move (an input the cond never
  * chooses, say), not one faster than memory. */
-static double capped(const bench_result *r) { return r->pct_of_copy > 100 ? 100 : r->pct_of_copy; }
+static double capped(double pct) { return pct > 100 ? 100 : pct; }
+
+/* Of the traffic model's ceiling (bench_ceiling): how far the code is from what the
+ * memory allows for this pattern's mix of reads and writes. */
+static double of_ceiling(const bench_result *r) { return r->model_gbps > 0 ? 100.0 * r->gbps / r->model_gbps : 0; }
+
+static void distribution(double *pct, size_t n, double *min, double *p10, double *median)
+{
+    qsort(pct, n, sizeof *pct, compare_double);
+    const double at = (double)(n - 1) / 10;
+    const size_t lo = (size_t)at, hi = lo + 1 < n ? lo + 1 : lo;
+    *min = pct[0];
+    *p10 = pct[lo] + (at - (double)lo) * (pct[hi] - pct[lo]);
+    *median = n % 2 ? pct[n / 2] : 0.5 * (pct[n / 2 - 1] + pct[n / 2]);
+}
 
 void bench_sweep_summarize(const bench_report *report, bench_sweep_stats *st)
 {
     memset(st, 0, sizeof *st);
-    double *pct = malloc(report->count * sizeof *pct);
-    if (!pct) return;
-    for (size_t i = 0; i < report->count; ++i)
-        if (!*report->results[i].error) pct[st->count++] = capped(&report->results[i]);
-    if (st->count) {
-        qsort(pct, st->count, sizeof *pct, compare_double);
-        const size_t n = st->count;
-        st->min = pct[0];
-        st->p10 = pct[(n - 1) / 10] + ((double)(n - 1) / 10 - (double)((n - 1) / 10)) * (pct[n > 1 ? (n - 1) / 10 + 1 : 0] - pct[(n - 1) / 10]);
-        st->median = n % 2 ? pct[n / 2] : 0.5 * (pct[n / 2 - 1] + pct[n / 2]);
-        for (size_t i = 0; i < n; ++i) st->below_70 += pct[i] < 70, st->below_85 += pct[i] < 85;
+    double *pct = malloc(report->count * sizeof *pct), *ceil = malloc(report->count * sizeof *ceil);
+    if (pct && ceil) {
+        for (size_t i = 0; i < report->count; ++i) {
+            const bench_result *r = &report->results[i];
+            if (*r->error) continue;
+            pct[st->count] = capped(r->pct_of_copy);
+            ceil[st->count++] = capped(of_ceiling(r));
+            st->below_70 += r->pct_of_copy < 70, st->below_85 += r->pct_of_copy < 85;
+        }
+        if (st->count) {
+            distribution(pct, st->count, &st->min, &st->p10, &st->median);
+            distribution(ceil, st->count, &st->ceiling_min, &st->ceiling_p10, &st->ceiling_median);
+        }
     }
     free(pct);
+    free(ceil);
 }
 
 static void print_summary(const bench_report *report)
 {
     bench_sweep_stats st;
     bench_sweep_summarize(report, &st);
-    printf("\n%s (%s): best copy %.1f GB/s [%s]\n", report->device, report->kind, report->copy_gbps,
-           report->copy_method);
+    printf("\n%s (%s): best copy %.1f GB/s [%s]; writing alone %.1f GB/s, reading alone %.1f GB/s\n",
+           report->device, report->kind, report->copy_gbps, report->copy_method, report->write_gbps,
+           report->read_gbps);
     printf("sweep of %zu patterns, %% of copy (capped at 100): min %.1f%%, 10th percentile %.1f%%, median %.1f%%; "
            "%zu below 85%%, %zu below 70%%\n",
            st.count, st.min, st.p10, st.median, st.below_85, st.below_70);
+    printf("  %% of the traffic model's ceiling (capped at 100): min %.1f%%, 10th percentile %.1f%%, median %.1f%%\n",
+           st.ceiling_min, st.ceiling_p10, st.ceiling_median);
     size_t order[SWEEP_MAX], n = 0;
     for (size_t i = 0; i < report->count; ++i)
         if (!*report->results[i].error) order[n++] = i;
@@ -247,11 +267,12 @@ static void print_summary(const bench_report *report)
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
-    printf("worst patterns:\n");
+    printf("worst patterns (%% of copy, the ceiling's %% of copy, %% of the ceiling):\n");
     for (size_t i = 0; i < n && i < WORST_LISTED; ++i) {
         const bench_result *r = &report->results[order[i]];
-        printf("  %-10s %5.1f%% %8.3f ms %-4s %12lld el  %s\n", r->c->name, r->pct_of_copy, r->median_ms,
-               clsel_dtype_name(r->c->dtype), (long long)r->elements, r->c->what);
+        printf("  %-10s %5.1f%% %5.1f%% %5.1f%% %8.3f ms %-4s %12lld el  %s\n", r->c->name, r->pct_of_copy,
+               r->ceiling_pct, of_ceiling(r), r->median_ms, clsel_dtype_name(r->c->dtype), (long long)r->elements,
+               r->c->what);
     }
     for (size_t i = 0; i < report->count; ++i)
         if (*report->results[i].error)

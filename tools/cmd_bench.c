@@ -73,6 +73,18 @@ void bench_finish(bench_result *r, double *samples, double *copy_samples, int co
     r->pct_of_copy = r->copy_gbps > 0 ? 100.0 * r->gbps / r->copy_gbps : 0;
 }
 
+void bench_ceiling(bench_result *r, double read_gbps, double write_gbps)
+{
+    r->model_gbps = r->ceiling_pct = 0;
+    if (read_gbps <= 0 || write_gbps <= 0 || r->copy_gbps <= 0 || r->bytes == 0) return;
+    const double written = (double)r->write_bytes, read = (double)r->bytes - written;
+    double t = (double)r->bytes / r->copy_gbps; /* all of it at the copy's rate ... */
+    if (read / read_gbps > t) t = read / read_gbps; /* ... or the reads alone ... */
+    if (written / write_gbps > t) t = written / write_gbps; /* ... or the writes alone */
+    r->model_gbps = (double)r->bytes / t;
+    r->ceiling_pct = 100.0 * r->model_gbps / r->copy_gbps;
+}
+
 clsel_plan *bench_case_plan(const bench_options *o, const bench_case *c, bench_result *r)
 {
     const clsel_shape *shapes = o->quick ? c->quick : c->full;
@@ -102,6 +114,7 @@ int bench_inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs 
     }
     bench_fill(c, plan, in->cond, in->then_data, in->else_data);
     r->bytes = bench_bytes(plan, in->cond);
+    r->write_bytes = (uint64_t)clsel_plan_output_bytes(plan);
     return 0;
 }
 
@@ -184,9 +197,12 @@ static void json_case(FILE *f, const bench_result *r)
     const bench_case *c = r->c;
     fprintf(f, "{\"name\": \"%s\", \"dtype\": \"%s\", \"elements\": %lld, \"bytes\": %llu, "
                "\"median_ms\": %.6f, \"min_ms\": %.6f, \"gbps\": %.4f, \"pct_of_copy\": %.2f, "
-               "\"first_call_ms\": %.4f, \"copy_gbps\": %.4f, \"what\": ",
+               "\"first_call_ms\": %.4f, \"copy_gbps\": %.4f, \"write_bytes\": %llu, \"model_gbps\": %.4f, "
+               "\"ceiling_pct\": %.2f, "
+               "\"what\": ",
             c->name, clsel_dtype_name(c->dtype), (long long)r->elements, (unsigned long long)r->bytes, r->median_ms,
-            r->min_ms, r->gbps, r->pct_of_copy, r->first_call_ms, r->copy_gbps);
+            r->min_ms, r->gbps, r->pct_of_copy, r->first_call_ms, r->copy_gbps, (unsigned long long)r->write_bytes,
+            r->model_gbps, r->ceiling_pct);
     json_string(f, c->what);
     fputs(", \"shapes\": [", f);
     for (int k = 0; k < 3; ++k) {
@@ -205,8 +221,9 @@ static void json_report(FILE *f, const bench_report *report, const bench_thresho
 {
     fprintf(f, "{\"device\": ");
     json_string(f, report->device);
-    fprintf(f, ", \"device_kind\": \"%s\", \"quick\": %s, \"copy_gbps\": %.4f, \"copy_method\": ", report->kind,
-            report->quick ? "true" : "false", report->copy_gbps);
+    fprintf(f, ", \"device_kind\": \"%s\", \"quick\": %s, \"copy_gbps\": %.4f, \"read_gbps\": %.4f, "
+               "\"write_gbps\": %.4f, \"copy_method\": ",
+            report->kind, report->quick ? "true" : "false", report->copy_gbps, report->read_gbps, report->write_gbps);
     json_string(f, report->copy_method);
     if (report->kind[0] == 'o')
         fprintf(f, ", \"build_first_ms\": %.3f, \"build_again_ms\": %.3f, \"enqueue_us\": %.3f",
@@ -217,8 +234,10 @@ static void json_report(FILE *f, const bench_report *report, const bench_thresho
         bench_sweep_stats st;
         bench_sweep_summarize(report, &st);
         fprintf(f, ", \"sweep\": {\"seed\": %llu, \"patterns\": %d, \"ran\": %zu, \"min\": %.2f, \"p10\": %.2f, "
-                   "\"median\": %.2f, \"below_85\": %zu, \"below_70\": %zu}",
-                (unsigned long long)o->seed, o->sweep, st.count, st.min, st.p10, st.median, st.below_85, st.below_70);
+                   "\"median\": %.2f, \"below_85\": %zu, \"below_70\": %zu, \"ceiling_min\": %.2f, "
+                   "\"ceiling_p10\": %.2f, \"ceiling_median\": %.2f}",
+                (unsigned long long)o->seed, o->sweep, st.count, st.min, st.p10, st.median, st.below_85, st.below_70,
+                st.ceiling_min, st.ceiling_p10, st.ceiling_median);
     }
     fprintf(f, ", \"cases\": [");
     for (size_t i = 0, n = 0; i < report->count; ++i) {

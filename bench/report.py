@@ -6,19 +6,24 @@ bench/peers.py's figures, and the hand-written analysis in bench/performance_not
     python bench/report.py --clsel build/bench/clsel.json \\
         --clsel-threads build/bench/clsel_threads.json --peers build/bench/peers.json \\
         --markdown docs/performance.md --chart docs/performance.png [--gpu FILE]...
+        [--sweep build/bench/sweep.json --sweep-peers build/bench/sweep_peers.json
+         --sweep-chart docs/performance_sweep.png]
 
 Comparisons are like for like: numpy.where (one thread) against the clsel CPU path on
 one thread, ONNX Runtime and OpenVINO (every core) against the CPU path on every core,
 PyOpenCL against clsel on the same OpenCL device. Every figure is a median of timed
 runs; the targets are those of issue 5 and are checked on cases of >= 1M elements.
 --gpu adds `clsel bench --device opencl --json` files from GPU machines as their own
-section.
+section. --sweep adds the distribution over random patterns (bench/sweep_report.py),
+which is what the README's claims rest on.
 """
 import argparse
 import datetime
 import json
 import os
 import sys
+
+import sweep_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIG = 1 << 20  # targets apply to cases with at least this many output elements
@@ -290,7 +295,11 @@ def markdown(run, options):
         "",
         target_lines(run),
         "",
-        "## Headline",
+        sweep_report.section(load(options.sweep), load(options.sweep_peers) if options.sweep_peers else None,
+                             os.path.basename(options.sweep_chart) if options.sweep_chart else None)
+        if options.sweep else "",
+        "",
+        "## The named cases",
         "",
         "Median milliseconds per case. Percentages: of the best copy on the same device in the same run "
         "(clEnqueueCopyBuffer, a copy kernel, CLBlast Xcopy for OpenCL; memcpy, on as many threads, for the CPU path). "
@@ -329,11 +338,16 @@ def main(argv=None):
     parser.add_argument("--gpu", action="append", help="clsel bench --json files from GPU machines")
     parser.add_argument("--markdown", required=True, help="the report to write")
     parser.add_argument("--chart", help="the PNG chart to write beside it")
+    parser.add_argument("--sweep", help="clsel bench --sweep N --json output")
+    parser.add_argument("--sweep-peers", help="bench/peers.py --peer numpy on the sweep's file")
+    parser.add_argument("--sweep-chart", help="the PNG of the sweep's distributions")
     options = parser.parse_args(argv)
     run = Run(load(options.clsel), load(options.clsel_threads) if options.clsel_threads else None,
               load(options.peers) if options.peers else None)
     if options.chart:
         chart(run, options.chart)
+    if options.sweep and options.sweep_chart:
+        sweep_report.chart(load(options.sweep), options.sweep_chart)
     with open(options.markdown, "w") as f:
         f.write(markdown(run, options).rstrip() + "\n")
     return 0

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # bench/run.sh [--quick] - the performance report in one go: clsel on the OpenCL device
-# and the CPU path (one thread, then every core), the peers on the same cases, and
-# bench/report.py. Full sizes write docs/performance.md and docs/performance.png (about
-# 15 minutes here); --quick writes build/bench/performance.md in seconds (CI runs that
-# to keep the pipeline working). Needs a build (cmake --build build) and ci/setup.sh's
+# and the CPU path (one thread, then every core), the peers on the same cases, a sweep of
+# random broadcast patterns on every path with numpy.where on the same patterns, and
+# bench/report.py. Full sizes write docs/performance.md, docs/performance.png and
+# docs/performance_sweep.png (about 25 minutes here); --quick writes build/bench/ in
+# seconds. CLSEL_SWEEP=N and CLSEL_SEED=S change the sweep (default 100 patterns, seed 1). Needs a build (cmake --build build) and ci/setup.sh's
 # virtual environment. CLSEL_BUILD names another build folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${CLSEL_BUILD:-build}"
 out="$build/bench"
 mkdir -p "$out"
-size=() docs=docs repeat=20
+size=() docs=docs repeat=20 sweep="${CLSEL_SWEEP:-100}" seed="${CLSEL_SEED:-1}"
 if [ "${1:-}" = "--quick" ]; then
-    size=(--quick) docs="$out" repeat=5
+    size=(--quick) docs="$out" repeat=5 sweep="${CLSEL_SWEEP:-8}"
 elif [ $# -gt 0 ]; then
     echo "usage: bench/run.sh [--quick]" >&2
     exit 2
@@ -29,6 +30,10 @@ POCL_CACHE_DIR="$cache" "$build/bin/clsel" bench --device cpu --threads "$(nproc
     --repeat "$repeat" --json "$out/clsel_threads.json" | tee "$out/clsel_threads.txt"
 POCL_CACHE_DIR="$cache" "$python" bench/peers.py --cases "$out/clsel.json" --repeat "$repeat" \
     --json "$out/peers.json"
+POCL_CACHE_DIR="$cache" "$build/bin/clsel" bench --sweep "$sweep" --seed "$seed" "${size[@]}" \
+    --json "$out/sweep.json" | tee "$out/sweep.txt"
+"$python" bench/peers.py --cases "$out/sweep.json" --peer numpy --repeat 3 --json "$out/sweep_peers.json"
 "$python" bench/report.py --clsel "$out/clsel.json" --clsel-threads "$out/clsel_threads.json" \
-    --peers "$out/peers.json" --markdown "$docs/performance.md" --chart "$docs/performance.png"
-echo "bench/run.sh: wrote $docs/performance.md and $docs/performance.png"
+    --peers "$out/peers.json" --markdown "$docs/performance.md" --chart "$docs/performance.png" \
+    --sweep "$out/sweep.json" --sweep-peers "$out/sweep_peers.json" --sweep-chart "$docs/performance_sweep.png"
+echo "bench/run.sh: wrote $docs/performance.md, $docs/performance.png and $docs/performance_sweep.png"

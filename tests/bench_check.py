@@ -31,13 +31,13 @@ def check(ok, message):
         print("FAIL:", message)
 
 
-def check_report(report):
+def check_report(report, sweep=False):
     kind = report.get("device_kind")
     check(kind in ("opencl", "cpu"), f"device_kind is {kind!r}")
     check(isinstance(report.get("device"), str) and report["device"], "device name missing")
     check(isinstance(report.get("copy_gbps"), float) and report["copy_gbps"] > 0, f"{kind}: copy_gbps missing")
     cases = report.get("cases", [])
-    check(len(cases) >= 20, f"{kind}: only {len(cases)} cases")
+    check(len(cases) >= (6 if sweep else 20), f"{kind}: only {len(cases)} cases")
     for case in cases:
         for field, kind_of in CASE_FIELDS.items():
             value = case.get(field)
@@ -80,14 +80,36 @@ def main():
         ran = [c for c in entry["cases"] if "median_ms" in c]
         check(len(ran) == 4, f"{name} ran {len(ran)} of 4 cases: {entry['cases']}")
 
+    # The sweep at quick sizes on every path, numpy.where on its patterns.
+    sweep_json = os.path.join(scratch, "sweep.json")
+    subprocess.run([tool, "bench", "--sweep", "6", "--seed", "3", "--quick", "--repeat", "2", "--json", sweep_json],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(sweep_json) as f:
+        sweep = json.load(f)
+    check(isinstance(sweep, list) and len(sweep) >= 2, "the sweep must write one report per path")
+    for report in sweep:
+        check_report(report, sweep=True)
+        stats = report.get("sweep", {})
+        check(stats.get("patterns") == 6 and stats.get("seed") == 3, f"sweep figures: {stats}")
+        check(0 <= stats.get("min", -1) <= stats.get("p10", -1) <= stats.get("median", -1) <= 100,
+              f"sweep distribution out of order: {stats}")
+    names = [[c["name"] for c in r["cases"]] for r in sweep]
+    check(all(n == names[0] for n in names), "the paths timed different patterns")
+    sweep_peers = os.path.join(scratch, "sweep_peers.json")
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "peers.py"), "--cases", sweep_json, "--peer", "numpy",
+                    "--repeat", "2", "--json", sweep_peers], check=True)
+
     markdown, chart = os.path.join(scratch, "performance.md"), os.path.join(scratch, "performance.png")
+    sweep_chart = os.path.join(scratch, "performance_sweep.png")
     subprocess.run([sys.executable, os.path.join(ROOT, "bench", "report.py"), "--clsel", clsel_json,
-                    "--clsel-threads", clsel_json, "--peers", peers_json, "--markdown", markdown, "--chart", chart],
-                   check=True)
+                    "--clsel-threads", clsel_json, "--peers", peers_json, "--markdown", markdown, "--chart", chart,
+                    "--sweep", sweep_json, "--sweep-peers", sweep_peers, "--sweep-chart", sweep_chart], check=True)
     text = open(markdown).read()
-    for heading in ("## Targets", "## Headline", "### Thresholds", "### Peers"):
+    for heading in ("## Targets", "## The sweep", "## The named cases", "### Thresholds", "### Peers"):
         check(heading in text, f"the report has no '{heading}'")
+    check("numpy.where" in text.split("## The sweep")[1], "the sweep section does not compare with numpy.where")
     check(os.path.getsize(chart) > 10000, "the chart is missing or empty")
+    check(os.path.getsize(sweep_chart) > 10000, "the sweep chart is missing or empty")
     print(f"bench_check: {len(failures)} failures")
     return 1 if failures else 0
 

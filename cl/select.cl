@@ -50,33 +50,73 @@
 #define CLSEL_SRC_r(p, b, i) p[i]
 #define CLSEL_SRC_l(p, b, i) b[i]
 
-/* Gathers one input (element type T, TV a vector of N of them, 16 bytes) for a block into
- * dst: the block dims of more than one index, innermost first (ext, step), are split
- * into the run (the innermost ones along which the input is contiguous, or all fixed)
- * and the dims above it, walked as an odometer; each run is a copy or a fill. Along a
- * dim where the input is fixed, the first index is built and then copied (doubling the
- * copied part each time) rather than gathered again. */
-#define CLSEL_GATHER(NAME, T, TV, N)                                                                     \
-    void NAME(local T *dst, global const T *src, const uint *ext, const uint *step, uint levels)      \
+/* Gathers one input (element type T, N of them to 16 bytes) for a block into
+ * dst (in address space AS): the block dims of more than one index, innermost first
+ * (ext, step), are split into the run (the innermost ones along which the input is
+ * contiguous, or all fixed), the level above it, walked as a plain loop of runs, and
+ * the levels above that, walked as an odometer; each run is a copy or a fill. SPILL: a
+ * fill may end with a whole vector past the run (a local buffer has room, and the next
+ * run overwrites it); without, runs are written exactly (dst may be the output). Along a dim where
+ * the input is fixed, the first index is built and then copied (doubling the copied
+ * part each time) rather than gathered again. */
+#define CLSEL_WIDE_FILL_0
+#define CLSEL_WIDE_FILL_1                                                                             \
+    if (wide == 2) {                                                                                  \
+        const ushort x = as_ushort(vload2(0, (global const uchar *)s));                               \
+        for (uint i = 0; i < reps; ++i) ((local ushort *)d)[i] = x;                                   \
+    } else if (wide == 4) {                                                                           \
+        const uint x = as_uint(vload4(0, (global const uchar *)s));                                   \
+        for (uint i = 0; i < reps; ++i) ((local uint *)d)[i] = x;                                     \
+    } else {                                                                                          \
+        const ulong x = as_ulong(vload8(0, (global const uchar *)s));                                 \
+        for (uint i = 0; i < reps; ++i) ((local ulong *)d)[i] = x;                                    \
+    }
+
+#define CLSEL_GATHER(NAME, AS, T, N, SPILL)                                                         \
+    void NAME(AS T *dst, global const T *src, const uint *ext, const uint *step, uint levels)          \
     {                                                                                                 \
         uint run = 1, first = 0;                                                                      \
-        const int copies = levels > 0 && step[0] != 0;                                                \
+        int copies = levels > 0 && step[0] != 0;                                                      \
         while (first < levels && step[first] == (copies ? run : 0)) run *= ext[first++];              \
+        /* A contiguous run of 2, 4 or 8 bytes repeated along the next levels is one wider      \
+         * element repeated: filled as such (local buffers only, which keep runs aligned). */    \
+        uint wide = 0, reps = 1;                                                                      \
+        if (SPILL && copies && first < levels && step[first] == 0 &&                                  \
+            (run * sizeof(T) == 2 || run * sizeof(T) == 4 || run * sizeof(T) == 8)) {                 \
+            wide = run * sizeof(T);                                                                   \
+            while (first < levels && step[first] == 0) reps *= ext[first++];                          \
+            copies = 0;                                                                               \
+        }                                                                                             \
+        run *= reps;                                                                                  \
+        const uint across = first < levels ? ext[first] : 1, st = first < levels ? step[first] : 0;  \
+        const uint runs = st ? across : 1;                                                            \
         uint at[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                        \
         uint from = 0;                                                                                \
-        for (local T *d = dst;;) {                                                                    \
+        for (AS T *d = dst;;) {                                                                       \
             global const T *s = src + from;                                                           \
-            if (copies) {                                                                             \
-                for (uint i = 0; i < run; ++i) d[i] = s[i];                                           \
-            } else {                                                                                  \
-                const TV v = (TV)(s[0]);                                                              \
-                for (uint i = 0; i < run; i += N) vstore##N(v, 0, d + i);                              \
+            for (uint r = 0; r < runs; ++r, s += st, d += run) {                                      \
+                if (copies) {                                                                         \
+                    for (uint i = 0; i < run; ++i) d[i] = s[i];                                       \
+                } else if (wide) {                                                                    \
+                    CLSEL_WIDE_FILL_##SPILL                                                           \
+                } else {                                                                              \
+                    /* 16 bytes at a time as N element stores (a compiler merges them; a       \
+                     * vstore of a char vector stays 16 byte stores on PoCL) */                      \
+                    const T x = s[0];                                                                 \
+                    uint i = 0;                                                                       \
+                    for (; i + N <= run; i += N)                                                      \
+                        for (uint j = 0; j < N; ++j) d[i + j] = x;                                    \
+                    if (SPILL && i < run)                                                             \
+                        for (uint j = 0; j < N; ++j) d[i + j] = x;                                    \
+                    else                                                                              \
+                        for (; i < run; ++i) d[i] = x;                                                \
+                }                                                                                     \
             }                                                                                         \
-            d += run;                                                                                 \
-            uint k = first, size = run; /* size: elements of one index of level k */                 \
+            /* size: elements of one index of level k, the first level not walked yet */           \
+            uint k = st ? first + 1 : first, size = run * runs;                                       \
             for (; k < levels; size *= ext[k++]) {                                                    \
                 if (step[k] == 0) { /* index 0 of level k is complete: copy it */                     \
-                    local T *start = d - size;                                                        \
+                    AS T *start = d - size;                                                           \
                     const uint total = size * ext[k];                                                 \
                     for (uint have = size; have < total;) {                                           \
                         const uint part = total - have < have ? total - have : have;                  \
@@ -91,14 +131,18 @@
                 from -= step[k] * ext[k];                                                             \
                 at[k] = 0;                                                                            \
             }                                                                                         \
-            if (k == levels) return;                                                                  \
+            if (k >= levels) return;                                                                  \
         }                                                                                             \
     }
 
-CLSEL_GATHER(clsel_gather_w1, uchar, uchar16, 16)
-CLSEL_GATHER(clsel_gather_w2, ushort, ushort8, 8)
-CLSEL_GATHER(clsel_gather_w4, uint, uint4, 4)
-CLSEL_GATHER(clsel_gather_w8, ulong, ulong2, 2)
+CLSEL_GATHER(clsel_gather_w1, local, uchar, 16, 1)
+CLSEL_GATHER(clsel_gather_w2, local, ushort, 8, 1)
+CLSEL_GATHER(clsel_gather_w4, local, uint, 4, 1)
+CLSEL_GATHER(clsel_gather_w8, local, ulong, 2, 1)
+CLSEL_GATHER(clsel_gather_out_w1, global, uchar, 16, 0)
+CLSEL_GATHER(clsel_gather_out_w2, global, ushort, 8, 0)
+CLSEL_GATHER(clsel_gather_out_w4, global, uint, 4, 0)
+CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
 
 /* The walk (host/plan_blocks.c), as kernel arguments (uint16 each, two uint8 halves):
  *   blk      lo: extents of the block dims, innermost first (dims below `inner`, then
@@ -226,7 +270,10 @@ CLSEL_GATHER(clsel_gather_w8, ulong, ulong2, 2)
             } else if (kind == 1) {                                                              \
                 const T v = take_then ? then_[ot] : else_[oe];                                   \
                 for (uint i = 0; i < n; ++i) po[i] = v;                                          \
-            } else if (take_then) {                                                              \
+            } else if ((take_then ? stt[0] : ste[0]) != 0) {                                    \
+                /* the pattern moves with the next block: straight into the output */            \
+                clsel_gather_out_##W(po, take_then ? then_ + ot : else_ + oe, bd, take_then ? bst : bse, nbd); \
+            } else if (take_then) { /* the next blocks read it again: keep it */                 \
                 CLSEL_FILL_LOCAL(clsel_gather_##W, T, bt, then_, ot, 2, bst, have_t, split_t)    \
                 for (uint i = 0; i < n; ++i) po[i] = bt[i];                                      \
             } else {                                                                             \

@@ -58,11 +58,13 @@ typedef struct cpu_gather_walk {
     size_t element; /* bytes of the element a splat run repeats */
     cpu_run_loop runs;
     /* The expanding loop's shuffles (select_cpu_avx2.c): consecutive elements, each
-     * repeated over a short run, 16 output bytes at a time; the byte order of each
-     * 16-byte piece and the source bytes to the next, per phase of the runs. */
+     * repeated over a short run, 16 output bytes at a time; per phase of the runs, the
+     * byte order of a 16-byte piece, the source bytes to the next piece and the
+     * piece's source offset from its period's start. */
     int phases;
     uint8_t shuffle[16][16];
-    uint8_t advance[16];
+    uint8_t advance[16], from[16];
+    int64_t period_advance, period_reach;
 } cpu_gather_walk;
 
 /* The AVX2 loop for a gather's runs (select_cpu_avx2.c), filling the shuffles it needs;

@@ -226,23 +226,32 @@ SPLAT_LONG(8, _mm256_set1_epi64x, long long)
 
 /* Runs of one element each repeated, taken from consecutive source elements (an [N,1]
  * input against [N,M], M short): 16 output bytes at a time, a byte shuffle of the 16
- * source bytes they come from, the shuffle and the source step cycling through the
- * phases of the runs against the 16-byte pieces. The last pieces, where 16 source
- * bytes would read past the input's end, go run by run. */
+ * source bytes they come from. The shuffles cycle with the phase of the runs against
+ * the 16-byte pieces; a period of them is written per step, each piece at a fixed
+ * source offset from the period's start, so that no piece waits for the address of
+ * the one before. The last pieces, where 16 source bytes would read past the input's
+ * end, go run by run. */
 AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, int64_t step,
                              const uint8_t *src_end)
 {
     (void)step;
     const size_t run = g->run_bytes, e = g->element, total = run * (size_t)n;
+    const int phases = g->phases;
+    const size_t period = 16 * (size_t)phases, reach = (size_t)g->period_reach;
     size_t done = 0;
-    int phase = 0;
     const uint8_t *s = src;
-    while (done < total && src_end - s >= 16) {
-        const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[phase]);
-        _mm_storeu_si128((__m128i *)(dst + done), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)s), order));
-        s += g->advance[phase];
-        done += 16;
-        if (++phase == g->phases) phase = 0;
+    if (phases == 1) {
+        const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[0]);
+        const size_t advance = g->advance[0];
+        for (; done < total && (size_t)(src_end - s) >= 16; done += 16, s += advance)
+            _mm_storeu_si128((__m128i *)(dst + done), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)s), order));
+    } else {
+        for (; done < total && (size_t)(src_end - s) >= reach; done += period, s += g->period_advance)
+            for (int p = 0; p < phases; ++p) {
+                const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[p]);
+                const __m128i v = _mm_loadu_si128((const __m128i *)(s + g->from[p]));
+                _mm_storeu_si128((__m128i *)(dst + done + 16 * (size_t)p), _mm_shuffle_epi8(v, order));
+            }
     }
     for (size_t k = done / run; k < (size_t)n; ++k) {
         uint8_t pattern[16];
@@ -267,7 +276,10 @@ cpu_run_loop cpu_avx2_run_loop(cpu_gather_walk *g)
             const size_t first = 16 * (size_t)p / run;
             for (size_t j = 0; j < 16; ++j) g->shuffle[p][j] = (uint8_t)(((16 * (size_t)p + j) / run - first) * e + j % e);
             g->advance[p] = (uint8_t)((16 * ((size_t)p + 1) / run - first) * e);
+            g->from[p] = (uint8_t)(first * e); /* source offset of piece p from the period's start */
         }
+        g->period_advance = (int64_t)(16 * (size_t)g->phases / run * e);
+        g->period_reach = g->from[g->phases - 1] + 16; /* source bytes a period's loads touch */
         return expand_avx2;
     }
     return splats[run > 32][e];

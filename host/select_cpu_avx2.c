@@ -229,8 +229,8 @@ SPLAT_LONG(8, _mm256_set1_epi64x, long long)
  * source bytes they come from. The shuffles cycle with the phase of the runs against
  * the 16-byte pieces; a period of them is written per step, each piece at a fixed
  * source offset from the period's start, so that no piece waits for the address of
- * the one before. The last pieces, where 16 source bytes would read past the input's
- * end, go run by run. */
+ * the one before. The pieces past the last whole period, and those where 16 source
+ * bytes would read past the input's end, go run by run. */
 AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, int64_t step,
                              const uint8_t *src_end)
 {
@@ -246,7 +246,8 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
         for (; done < total && (size_t)(src_end - s) >= 16; done += 16, s += advance)
             _mm_storeu_si128((__m128i *)(dst + done), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)s), order));
     } else {
-        for (; done < total && (size_t)(src_end - s) >= reach; done += period, s += g->period_advance)
+        /* Whole periods only: one can be 240 bytes, past the buffer's slack. */
+        for (; done + period <= total && (size_t)(src_end - s) >= reach; done += period, s += g->period_advance)
             for (int p = 0; p < phases; ++p) {
                 const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[p]);
                 const __m128i v = _mm_loadu_si128((const __m128i *)(s + g->from[p]));

@@ -114,11 +114,14 @@ void plan_blocks_make(const clsel_plan *plan, int64_t target, int64_t long_row, 
         b->split = target / b->inner_elements;
         if (b->split < 1) b->split = 1;
         if (b->split > extent) b->split = extent;
-        b->chunk_level = 0;
-        b->extent[0] = (extent + b->split - 1) / b->split;
-        b->last_split = extent - (b->extent[0] - 1) * b->split;
-        for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][0] = b->split * plan->strides[t][b->inner];
-        b->levels = 1;
+        const int64_t chunks = (extent + b->split - 1) / b->split;
+        b->last_split = extent - (chunks - 1) * b->split;
+        if (chunks > 1) { /* a dim split into one block is no level of the walk */
+            b->chunk_level = 0;
+            b->extent[0] = chunks;
+            for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][0] = b->split * plan->strides[t][b->inner];
+            b->levels = 1;
+        }
         for (int32_t d = b->inner + 1; d < plan->rank; ++d, ++b->levels) {
             b->extent[b->levels] = plan->dims[d];
             for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][b->levels] = plan->strides[t][d];

@@ -68,14 +68,40 @@ AVX2 static inline __m256i splat_8(const uint64_t *v) { return _mm256_set1_epi64
 #define BLEND_VEC_8_10(i) blend_vec_8_10(c, t, e, i)
 #define BLEND_VEC_8_11(i) blend_vec_8_11(c, t, e, i)
 
+/* Streams len bytes from src to dst, which need not be aligned: 4- and 16-byte
+ * non-temporal stores where dst's alignment allows, plain byte stores before the first
+ * 4-byte boundary and after the last. */
+AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t len)
+{
+    for (; len && ((uintptr_t)dst & 3); --len) *dst++ = *src++;
+    for (; len >= 4 && ((uintptr_t)dst & 15); len -= 4, dst += 4, src += 4) {
+        int v;
+        memcpy(&v, src, 4);
+        _mm_stream_si32((int *)dst, v);
+    }
+    for (; len >= 16; len -= 16, dst += 16, src += 16)
+        _mm_stream_si128((__m128i *)dst, _mm_loadu_si128((const __m128i *)src));
+    for (; len >= 4; len -= 4, dst += 4, src += 4) {
+        int v;
+        memcpy(&v, src, 4);
+        _mm_stream_si32((int *)dst, v);
+    }
+    for (; len; --len) *dst++ = *src++;
+}
+
 /* Each loop computes one vector of output at element i with VEC(i) and comes in two
  * forms. Plain: unaligned stores, the last vector overlapping the one before it rather
  * than a scalar tail (recomputing an element gives the same bits, even in place).
- * Streamed: the whole 64-byte lines in the middle with non-temporal stores, the partial
- * lines at either end with the plain form; a line is never written partly streamed and
- * partly cached (that costs the read the streaming avoids), and the plain ends are at
- * least a vector long so that they need no scalar loop. Outputs shorter than a vector
- * go element by element. */
+ * Outputs shorter than a vector go element by element. Streamed: the whole 64-byte
+ * lines in the middle with 32-byte non-temporal stores; the partial lines at either
+ * end computed into a small buffer and streamed from it in 16-, 4- (and, where the
+ * output is not 4-byte aligned, 1-) byte pieces. A line written partly streamed and
+ * partly cached costs the read the streaming avoids, and the partial lines are not
+ * rare: rows of 1 KiB in a 16-byte aligned buffer (malloc's) have one at each end, and
+ * writing those two of 17 lines with plain stores made such rows nearly twice as slow
+ * (65536 x 256 f32 under a [65536,1] else, output from malloc: 12.7-14.4 ms, 7.1 ms
+ * with the ends streamed; CI box, best of 10). The next row's first piece completes
+ * the line in the write-combining buffer. */
 #define LOOPS(NAME, W, T, SCALAR, VEC, ADVANCE)                                                      \
     AVX2 static void NAME##_0(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov) \
     {                                                                                                \
@@ -96,20 +122,25 @@ AVX2 static inline __m256i splat_8(const uint64_t *v) { return _mm256_set1_epi64
         const T *t = tv, *e = ev;                                                                    \
         T *o = ov;                                                                                   \
         (void)c, (void)e;                                                                            \
-        enum { LANES = 32 / W, LINE = 64 / W };                                                      \
+        enum { LINE = 64 / W };                                                                      \
         const uintptr_t misaligned = (uintptr_t)o & 63;                                              \
-        int64_t lo = (int64_t)((64 - misaligned) & 63) / W;                                          \
-        if (lo < LANES) lo += LINE;                                                                  \
-        int64_t hi = n > lo ? lo + (n - lo) / LINE * LINE : lo;                                      \
-        if (n - hi < LANES) hi -= LINE;                                                              \
-        if (misaligned % W || hi <= lo) {                                                            \
+        const int64_t lo = (int64_t)((64 - misaligned) & 63) / W;                                    \
+        if (misaligned % W || n < lo + LINE) {                                                       \
             NAME##_0(n, c, tv, ev, ov);                                                              \
             return;                                                                                  \
         }                                                                                            \
-        NAME##_0(lo, c, tv, ev, ov);                                                                 \
-        for (int64_t i = lo; i < hi; i += LANES) _mm256_stream_si256((__m256i *)(o + i), VEC(i));    \
+        const int64_t hi = lo + (n - lo) / LINE * LINE;                                              \
+        T part[LINE];                                                                                \
+        if (lo) {                                                                                    \
+            NAME##_0(lo, c, tv, ev, part);                                                           \
+            stream_bytes((uint8_t *)o, (const uint8_t *)part, (size_t)lo * W);                       \
+        }                                                                                            \
+        for (int64_t i = lo; i < hi; i += 32 / W) _mm256_stream_si256((__m256i *)(o + i), VEC(i));   \
         ADVANCE(hi);                                                                                 \
-        NAME##_0(n - hi, c, t, e, o + hi);                                                           \
+        if (n > hi) {                                                                                \
+            NAME##_0(n - hi, c, t, e, part);                                                         \
+            stream_bytes((uint8_t *)(o + hi), (const uint8_t *)part, (size_t)(n - hi) * W);          \
+        }                                                                                            \
     }
 
 /* cond advances: blend then and else by the cond mask. TV, EV: whether then / else

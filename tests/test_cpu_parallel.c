@@ -85,6 +85,42 @@ static void check_case(const big_case *c, uint64_t seed)
     clsel_plan_destroy(plan);
 }
 
+/* Streamed outputs whose rows start anywhere on a 64-byte line: the partial lines at a
+ * row's ends are streamed in pieces (select_cpu_avx2.c); the bytes before the output
+ * and after it must stay untouched. Every offset that keeps elements aligned. */
+static void check_offsets(const big_case *c, uint64_t seed)
+{
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create(c->dtype, &c->shape[0], &c->shape[1], &c->shape[2], NULL, &plan));
+    if (!plan) return;
+    test_data d;
+    test_data_make(&d, plan, seed);
+    oracle_case oc;
+    memset(&oc, 0, sizeof oc);
+    oc.mode = CLSEL_BROADCAST_NUMPY;
+    oc.axis = -1;
+    oc.elem_size = d.w;
+    memcpy(oc.shape, c->shape, sizeof oc.shape);
+    clsel_shape out_shape;
+    CHECK_MSG(oracle_shape(&oc, &out_shape), "%s: invalid case", c->name);
+    oracle_select(&oc, &out_shape, d.cond, d.then_data, d.else_data, d.want);
+    const size_t bytes = (size_t)d.out_count * d.w;
+    uint8_t *buffer = test_alloc(bytes + 64 + TEST_GUARD_BYTES);
+    for (size_t offset = 0; offset < 64; offset += d.w) {
+        memset(buffer, 0x5A, offset);
+        CHECK_MSG(test_cpu_run_matches(plan, &d, buffer + offset, NULL), "%s: output at byte %zu of a line",
+                  c->name, offset);
+        for (size_t i = 0; i < offset; ++i)
+            if (buffer[i] != 0x5A) {
+                CHECK_MSG(0, "%s: output at byte %zu: byte %zu before it written", c->name, offset, i);
+                break;
+            }
+    }
+    free(buffer);
+    test_data_free(&d);
+    clsel_plan_destroy(plan);
+}
+
 int main(void)
 {
     const big_case cases[] = {
@@ -107,5 +143,16 @@ int main(void)
         {"streamed u8", CLSEL_U8, {SHAPE(9, 1), SHAPE(9, 1000003), SHAPE(1000003)}, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) check_case(&cases[i], 1000 + i);
+    /* Rows of about 1 KiB (walked one row per block) and rows of a few elements
+     * (blocks of several rows), each width, outputs of 8 MiB and more. */
+    const big_case misaligned[] = {
+        {"rows of 256 f32", CLSEL_F32, {SHAPE(8200, 256), SHAPE(8200, 256), SHAPE(8200, 1)}, 0},
+        {"rows of 257 f32", CLSEL_F32, {SHAPE(8200, 257), SHAPE(1, 257), SHAPE(8200, 1)}, 0},
+        {"rows of 1000 u8", CLSEL_U8, {SHAPE(8400, 1000), SHAPE(8400, 1), SHAPE(1, 1000)}, 0},
+        {"rows of 515 f16", CLSEL_F16, {SHAPE(8200, 515), SHAPE(8200, 515), SHAPE(1, 1)}, 0},
+        {"rows of 131 f64", CLSEL_F64, {SHAPE(1, 131), SHAPE(8200, 131), SHAPE(8200, 1)}, 0},
+        {"rows of 7 f32", CLSEL_F32, {SHAPE(300000, 7), SHAPE(300000, 1), SHAPE(1, 7)}, 0},
+    };
+    for (size_t i = 0; i < sizeof misaligned / sizeof misaligned[0]; ++i) check_offsets(&misaligned[i], 2000 + i);
     return check_report("test_cpu_parallel");
 }

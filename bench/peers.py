@@ -64,7 +64,7 @@ class Case:
 
     def numpy_shapes(self):
         """The shapes numpy broadcasting needs for the same result: pdpd inputs placed
-        inside then (SPEC.md 3.3); numpy and none shapes as they are."""
+        inside then (docs/semantics.md, pdpd mode); numpy and none shapes as they are."""
         if self.mode != "pdpd":
             return self.shapes
         rank = len(self.shapes[1])

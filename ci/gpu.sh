@@ -2,7 +2,7 @@
 # ci/gpu.sh OUT [--sweep N] [--allow-cpu] - the GPU check in one command, for a machine
 # with a GPU and no package access: builds clsel (build-gpu/) with the OpenCL loader and
 # headers the environment points at (CMAKE_PREFIX_PATH / CPATH, e.g. after
-# `source .gpu/env.sh`, which ../shared/gpu/prepare.sh-style setups write), lists the
+# `source .gpu/env.sh` where a setup script unpacked a loader there), lists the
 # OpenCL platforms and devices, picks the first GPU, runs the OpenCL tests on it, then
 # the benchmark's named cases and a sweep of N random patterns (default 60) on it, and
 # torch.where on the same shapes when PyTorch with CUDA is there. Everything lands in

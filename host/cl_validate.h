@@ -1,4 +1,4 @@
-/* cl_validate.h - argument and buffer checks of clsel_cl_enqueue (SPEC.md section 4),
+/* cl_validate.h - argument and buffer checks of clsel_cl_enqueue (docs/semantics.md, Statuses),
  * done before anything is enqueued. */
 #ifndef CLSEL_HOST_CL_VALIDATE_H
 #define CLSEL_HOST_CL_VALIDATE_H

@@ -1,4 +1,4 @@
-/* plan_shape.c - shape rules of the three broadcast modes (SPEC.md section 3): output
+/* plan_shape.c - shape rules of the three broadcast modes (docs/semantics.md, Shapes): output
  * shape, validation with messages that name the shapes, and which input axis feeds
  * each output dim. */
 #include <string.h>

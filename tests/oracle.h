@@ -1,4 +1,4 @@
-/* oracle.h - an independent reference for Select, written from SPEC.md without any of
+/* oracle.h - an independent reference for Select, written from docs/semantics.md without any of
  * the library's code: its own shape rules, and a naive per-element index unravel. */
 #ifndef CLSEL_TESTS_ORACLE_H
 #define CLSEL_TESTS_ORACLE_H

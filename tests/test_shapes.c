@@ -1,4 +1,4 @@
-/* test_shapes.c - shape inference in the three modes (SPEC.md section 3), every shape
+/* test_shapes.c - shape inference in the three modes (docs/semantics.md, Shapes), every shape
  * error with its message, and the plan's dimension collapsing. */
 #include <string.h>
 
@@ -62,7 +62,7 @@ static const clsel_attrs *none(void)
 
 static void test_numpy(void)
 {
-    /* SPEC.md 3.2 examples: cond one way onto broadcast(then, else). */
+    /* docs/semantics.md, numpy mode examples: cond one way onto broadcast(then, else). */
     EXPECT_SHAPE(NULL, SHAPE(4, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5));
     EXPECT_SHAPE(NULL, SHAPE(3, 1, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5));
     EXPECT_ERROR(NULL, SHAPE(3, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5), CLSEL_ERROR_INVALID_SHAPE,
@@ -110,7 +110,7 @@ static void test_none(void)
 
 static void test_pdpd(void)
 {
-    /* SPEC.md 3.3, then {2,3,4,5}. */
+    /* docs/semantics.md, pdpd mode, then {2,3,4,5}. */
     const clsel_shape big = SHAPE(2, 3, 4, 5);
     EXPECT_SHAPE(pdpd(1), SCALAR, big, SHAPE(3, 4), big);
     EXPECT_SHAPE(pdpd(1), SCALAR, big, SHAPE(3, 1), big);

@@ -1,4 +1,4 @@
-/* bench_cases.c - the benchmark's case table (PERF.md "Benchmark cases"). Full sizes move
+/* bench_cases.c - the benchmark's case table (the named cases of docs/performance.md). Full sizes move
  * at least 128 MiB (4x this CI box's 32 MiB L3) unless the case is about a small or a
  * specific shape; quick sizes finish in a few milliseconds. */
 #include "bench_cases.h"
@@ -101,7 +101,7 @@ uint64_t bench_bytes(const clsel_plan *plan, const uint8_t *cond)
     const uint64_t nt = (uint64_t)clsel_plan_input_count(plan, CLSEL_OPERAND_THEN);
     const uint64_t ne = (uint64_t)clsel_plan_input_count(plan, CLSEL_OPERAND_ELSE);
     const uint64_t no = (uint64_t)clsel_plan_output_count(plan);
-    if (nc == 1 && no > 1) /* a scalar cond: a copy of the chosen input (PERF.md's table) */
+    if (nc == 1 && no > 1) /* a scalar cond: a copy of the chosen input */
         return 1 + w * ((cond[0] ? nt : ne) + no);
     return nc + w * (nt + ne + no);
 }

@@ -1,4 +1,4 @@
-/* bench_cases.h - the benchmark's cases (PERF.md): shapes at DRAM size (>= 4x the
+/* bench_cases.h - the benchmark's named cases: shapes at DRAM size (>= 4x the
  * last-level cache) and at a quick size, dtype, attributes and cond pattern. */
 #ifndef CLSEL_TOOLS_BENCH_CASES_H
 #define CLSEL_TOOLS_BENCH_CASES_H

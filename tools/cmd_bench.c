@@ -1,5 +1,5 @@
 /* cmd_bench.c - clsel bench: how close clsel gets to the device's copy bandwidth on the
- * cases of PERF.md. A progress line per case on stderr, a table on stdout, and with
+ * named cases. A progress line per case on stderr, a table on stdout, and with
  * --json the figures for scripts. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@ static const char help[] =
     "                   [--threads N] [--thresholds] [--json FILE]\n"
     "       clsel bench --sweep N [--seed S] [--case sweep-K]... [--device cpu|opencl|all] [--quick]\n"
     "                   [--repeat N] [--threads N] [--json FILE]\n\n"
-    "Times Select on the cases of PERF.md (DRAM-sized; --quick: small, a few seconds) and\n"
+    "Times Select on the benchmark's named cases (DRAM-sized; --quick: small, a few seconds) and\n"
     "reports, per case: elements, bytes moved (STREAM convention: each input read once at\n"
     "its own size, the output written once), median and min time over --repeat runs (default\n"
     "20) after warm-up, GB/s (of the median), % of the best copy on the same device\n"

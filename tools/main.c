@@ -12,7 +12,7 @@ static const struct command {
     {"run", cmd_run, "run Select on three .npy files and write the result as .npy"},
     {"demo", cmd_demo, "run Select-1's example and two broadcast examples, and show them"},
     {"devices", cmd_devices, "list the OpenCL platforms and devices, and the one clsel would use"},
-    {"bench", cmd_bench, "time Select against the device's copy bandwidth on PERF.md's cases"},
+    {"bench", cmd_bench, "time Select against the device's copy bandwidth on the named cases"},
 };
 
 static void print_help(void)

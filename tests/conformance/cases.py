@@ -176,7 +176,7 @@ def make_data(case, canonical_cond=False):
 
 
 def pdpd_aligned(shape, out_rank, axis):
-    """The shape an input takes inside then under pdpd (SPEC.md 3.3), for numpy.where:
+    """The shape an input takes inside then under pdpd (docs/semantics.md, pdpd mode), for numpy.where:
     placed from the per-input start, trailing 1s dropped, padded with 1s."""
     start = out_rank - len(shape) if axis == -1 else axis
     kept = len(shape)

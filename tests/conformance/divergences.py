@@ -68,7 +68,7 @@ DIVERGENCES = {d.id: d for d in [
         "The CPU plugin converts i64/u64 to i32 on input (ConvertPrecision), wrapping."),
     Divergence(
         "ov-pdpd-trailing-ones", "openvino",
-        "pdpd: OpenVINO rejects an input whose trailing 1s run past then, which SPEC.md 3.3 (and "
+        "pdpd: OpenVINO rejects an input whose trailing 1s run past then, which docs/semantics.md (pdpd mode; and "
         "OpenVINO's broadcast-rules text) ignores; clsel accepts it.",
         "cond [], then [2,3], else [3,1], pdpd axis 1: OpenVINO rejects ('Else' tensor shape is not "
         "broadcastable); clsel out [2,3] with else along dim 1",
@@ -83,7 +83,7 @@ DIVERGENCES = {d.id: d for d in [
         "shape_infer_instances.cpp)."),
     Divergence(
         "ov-pdpd-one-against-zero", "openvino",
-        "pdpd: OpenVINO rejects a placed dim of 1 against a then dim of 0; SPEC.md 3.4 lets 1 "
+        "pdpd: OpenVINO rejects a placed dim of 1 against a then dim of 0; docs/semantics.md (edge cases) lets 1 "
         "broadcast against 0 (giving 0), as numpy mode does.",
         "then [0], else [1], cond [1], pdpd axis 0: OpenVINO \"'Else' tensor shape is not "
         "broadcastable\"; clsel out [0] (empty)",
@@ -216,7 +216,7 @@ def ov_expected(case, cond, then, else_, out):
 
 
 def ov_pdpd_rejection(case):
-    """The documented reason OpenVINO rejects a pdpd case that SPEC.md accepts, or None."""
+    """The documented reason OpenVINO rejects a pdpd case that docs/semantics.md accepts, or None."""
     if case.mode != "pdpd":
         return None
     then_shape = case.shapes[1]

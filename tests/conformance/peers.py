@@ -34,7 +34,7 @@ NUMPY_DTYPES = None  # every dtype, bfloat16 through ml_dtypes
 
 def numpy_where(case, cond, then, else_):
     """numpy.where broadcasts all three two ways. For pdpd, cond and else are first
-    reshaped to their place inside then (SPEC.md 3.3), which numpy cannot do itself."""
+    reshaped to their place inside then (docs/semantics.md, pdpd mode), which numpy cannot do itself."""
     if case.mode == "pdpd":
         rank = len(case.shapes[1])
         if max(cond.ndim, else_.ndim) > rank:

@@ -40,7 +40,7 @@ def test_none_mode(check):
 
 def test_pdpd_mode(check):
     """Explicit axes (with and without trailing 1s), and -1 with rank(cond) == rank(else)
-    (where OpenVINO's cond placement agrees with SPEC.md; the other case is
+    (where OpenVINO's cond placement agrees with docs/semantics.md; the other case is
     test_divergences.py's ov-pdpd-cond-axis)."""
     rng = np.random.default_rng(SEED + 23)
     for i in range(CASES_PER_PEER * 3 // 10):

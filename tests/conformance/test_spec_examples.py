@@ -1,4 +1,4 @@
-"""SPEC.md's own examples (and Select-1's), through every peer that can express them,
+"""docs/semantics.md's own examples (and Select-1's), through every peer that can express them,
 recorded in the report like the random cases."""
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
 # embed_cl.cmake - turns an OpenCL C source file into a C byte array (run with cmake -P).
-#   cmake -DINPUT=cl/select.cl -DOUTPUT=select_cl_source.c -DSYMBOL=clsel_select_cl_source -P embed_cl.cmake
+#   cmake -DINPUT=cl/select.cl -DOUTPUT=select_cl_source.c -DSYMBOL=clsel_priv_select_cl_source -P embed_cl.cmake
 # A byte array, not a string literal: compilers limit literal length (MSVC C2026).
 foreach(var INPUT OUTPUT SYMBOL)
   if(NOT DEFINED ${var})

@@ -243,10 +243,10 @@ static void test_aliasing_errors(void)
     CHECK_OK(clsel_plan_create(CLSEL_U32, &s, &s, &s, NULL, &plan));
     /* Partial overlap with then, with else. */
     CHECK_STATUS(clsel_plan_run_cpu(plan, cond, data, data + 8, data + 1), CLSEL_ERROR_BUFFER);
-    CHECK(strstr(clsel_last_error(), "overlaps then"));
+    CHECK(strstr(clsel_last_error(), "overlap then"));
     uint32_t other[8] = {0};
     CHECK_STATUS(clsel_plan_run_cpu(plan, cond, other, data, data + 4), CLSEL_ERROR_BUFFER);
-    CHECK(strstr(clsel_last_error(), "overlaps else"));
+    CHECK(strstr(clsel_last_error(), "overlap else"));
     /* Overlap with cond (a 1-byte tensor inside the output). */
     CHECK_STATUS(clsel_plan_run_cpu(plan, (const uint8_t *)data + 4, data, data + 8, data), CLSEL_ERROR_BUFFER);
     CHECK(memcmp(data, snapshot, sizeof data) == 0);

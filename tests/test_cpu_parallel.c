@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "common/testing.h"
+#include "cpu/select_cpu.h"
 #include "oracle.h"
-#include "select_cpu.h"
-#include "testing.h"
 #include "test_util.h"
 
 
@@ -56,7 +56,7 @@ static void check_case(const big_case *c, uint64_t seed)
     clsel_plan *plan = NULL;
     CHECK_OK(clsel_plan_create(c->dtype, &c->shape[0], &c->shape[1], &c->shape[2], NULL, &plan));
     if (!plan) return;
-    CHECK_MSG(cpu_tiles_rows(plan) == c->tiled, "%s: tiled %d, expected %d", c->name, cpu_tiles_rows(plan), c->tiled);
+    CHECK_MSG(clsel_priv_cpu_tiles_rows(plan) == c->tiled, "%s: tiled %d, expected %d", c->name, clsel_priv_cpu_tiles_rows(plan), c->tiled);
     test_data d;
     test_data_make(&d, plan, seed);
     oracle_select(&oc, &out_shape, d.cond, d.then_data, d.else_data, d.want);

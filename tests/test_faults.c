@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "common/testing.h"
 #include "test_cl.h"
 #include "test_util.h"
-#include "testing.h"
 
 enum { N = 4096 };
 

@@ -18,8 +18,8 @@
 #include <time.h>
 
 #include "check.h"
+#include "common/testing.h"
 #include "test_cl.h"
-#include "testing.h"
 #include "test_util.h"
 
 #define GIB (1ull << 30)

@@ -13,7 +13,7 @@
 #include "test_cl.h"
 #include "test_util.h"
 #if defined(TEST_SMALL_PIECES) || defined(TEST_SMALL_BLOCKS) || defined(TEST_CHUNKED)
-#include "testing.h"
+#include "common/testing.h"
 #endif
 
 #ifdef TEST_CHUNKED

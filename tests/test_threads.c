@@ -22,8 +22,8 @@
 #include "random_case.h"
 #include "test_util.h"
 #ifdef TEST_OPENCL
+#include "common/testing.h"
 #include "test_cl.h"
-#include "testing.h"
 #endif
 
 /* Random shared plans, plus two of pool size and one of library-thread size. */

@@ -1,0 +1,268 @@
+/* cpu_gather.c - the CPU path's gather: one input's elements for one block, in block
+ * order, into a small buffer that the select loop then reads as a contiguous run.
+ *
+ * The block's dims are walked from the outermost down. The innermost dims over which
+ * the input is contiguous (or broadcast) make one run, moved with a few wide loads and
+ * stores; a dim along which the input is broadcast is built once and then copied, so
+ * that a broadcast input costs little more than the copies; any other dim repeats the
+ * walk below it at the next source offset. Short rows make the runs short (a [N,1]
+ * input against [N,24] is a run of 24 bytes per row), so the loops over runs are
+ * specialised on the element width and on runs of at most 16 or 32 bytes: a run is
+ * then one or two stores, not a loop. */
+#include <string.h>
+
+#include "common/testing.h"
+#include "cpu/select_cpu.h"
+
+/* Moves k bytes through registers (loads before stores, so the two may overlap). */
+#define MOVE(dst, src, k)         \
+    do {                          \
+        uint8_t moved_[k];        \
+        memcpy(moved_, (src), k); \
+        memcpy((dst), moved_, k); \
+    } while (0)
+
+/* Exactly n bytes from src to dst, in overlapping wide moves (no byte past either end
+ * is touched: the source may end right there). */
+static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n >= 32) {
+        size_t i = 0;
+        for (; i + 32 <= n; i += 32) MOVE(dst + i, src + i, 32);
+        if (i < n) MOVE(dst + n - 32, src + n - 32, 32);
+    } else if (n >= 16) {
+        MOVE(dst, src, 16);
+        MOVE(dst + n - 16, src + n - 16, 16);
+    } else if (n >= 8) {
+        MOVE(dst, src, 8);
+        MOVE(dst + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+        MOVE(dst, src, 4);
+        MOVE(dst + n - 4, src + n - 4, 4);
+    } else if (n >= 2) {
+        MOVE(dst, src, 2);
+        MOVE(dst + n - 2, src + n - 2, 2);
+    } else if (n) {
+        *dst = *src;
+    }
+}
+
+/* The loops over `n` runs of g->run_bytes each, the k-th read at src + k * step and
+ * written right after the one before. Splats (one element repeated) write whole 16- or
+ * 32-byte stores, up to 31 bytes past a run's end: the buffer has CPU_GATHER_SLACK bytes
+ * of room, and what lands past a run is overwritten by the next one. */
+typedef cpu_run_loop run_loop;
+
+#define SPLAT_RUNS(W, T, REPEAT)                                                                              \
+    static void splat16_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,    \
+                            int64_t n, int64_t step, const uint8_t *src_end)                                 \
+    {                                                                                                         \
+        (void)src_end;                                                                                        \
+        const int64_t size = (int64_t)g->run_bytes;                                                           \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                           \
+            T v;                                                                                              \
+            memcpy(&v, src, W);                                                                               \
+            const uint64_t p = (uint64_t)v * REPEAT;                                                          \
+            memcpy(dst, &p, 8);                                                                               \
+            memcpy(dst + 8, &p, 8);                                                                           \
+        }                                                                                                     \
+    }                                                                                                         \
+    static void splat32_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,    \
+                            int64_t n, int64_t step, const uint8_t *src_end)                                 \
+    {                                                                                                         \
+        (void)src_end;                                                                                        \
+        const int64_t size = (int64_t)g->run_bytes;                                                           \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                           \
+            T v;                                                                                              \
+            memcpy(&v, src, W);                                                                               \
+            const uint64_t p = (uint64_t)v * REPEAT;                                                          \
+            memcpy(dst, &p, 8);                                                                               \
+            memcpy(dst + 8, &p, 8);                                                                           \
+            memcpy(dst + 16, &p, 8);                                                                          \
+            memcpy(dst + 24, &p, 8);                                                                          \
+        }                                                                                                     \
+    }                                                                                                         \
+    static void splat_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,      \
+                          int64_t n, int64_t step, const uint8_t *src_end)                                   \
+    {                                                                                                         \
+        (void)src_end;                                                                                        \
+        const size_t bytes = g->run_bytes;                                                                    \
+        const int64_t size = (int64_t)bytes;                                                                  \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                           \
+            T v;                                                                                              \
+            memcpy(&v, src, W);                                                                               \
+            const uint64_t p = (uint64_t)v * REPEAT;                                                          \
+            for (size_t i = 0; i < bytes; i += 32) {                                                          \
+                memcpy(dst + i, &p, 8);                                                                       \
+                memcpy(dst + i + 8, &p, 8);                                                                   \
+                memcpy(dst + i + 16, &p, 8);                                                                  \
+                memcpy(dst + i + 24, &p, 8);                                                                  \
+            }                                                                                                 \
+        }                                                                                                     \
+    }
+
+SPLAT_RUNS(1, uint8_t, 0x0101010101010101ull)
+SPLAT_RUNS(2, uint16_t, 0x0001000100010001ull)
+SPLAT_RUNS(4, uint32_t, 0x0000000100000001ull)
+SPLAT_RUNS(8, uint64_t, 1ull)
+
+/* Runs of up to 32 bytes: one 32-byte move while the source has 32 bytes left (the
+ * bytes past the run are written into the buffer's room, then overwritten), else an
+ * exact copy. */
+static void copy32(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n,
+                   int64_t step, const uint8_t *src_end)
+{
+    const size_t bytes = g->run_bytes;
+    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {
+        if (src_end - src >= 32)
+            MOVE(dst, src, 32);
+        else
+            copy_run(dst, src, bytes);
+    }
+}
+
+static void copy_any(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n,
+                     int64_t step, const uint8_t *src_end)
+{
+    (void)src_end;
+    const size_t bytes = g->run_bytes;
+    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) copy_run(dst, src, bytes);
+}
+
+static run_loop pick_run_loop(int copies, size_t w, size_t bytes)
+{
+    static const run_loop splats[3][4] = {{splat16_1, splat16_2, splat16_4, splat16_8},
+                                          {splat32_1, splat32_2, splat32_4, splat32_8},
+                                          {splat_1, splat_2, splat_4, splat_8}};
+    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    if (copies) return bytes <= 32 ? copy32 : copy_any;
+    return splats[bytes <= 16 ? 0 : bytes <= 32 ? 1 : 2][wi];
+}
+
+/* One element of w bytes (1, 2, 4 or 8) repeated over 8 bytes. */
+static inline uint64_t repeated(const uint8_t *src, size_t w)
+{
+    static const uint64_t spread[9] = {0, 0x0101010101010101ull, 0x0001000100010001ull, 0, 0x0000000100000001ull,
+                                       0, 0, 0, 1};
+    uint64_t v = 0;
+    memcpy(&v, src, w); /* little-endian: the low w bytes */
+    return v * spread[w];
+}
+
+/* dst[0, size) copied n - 1 more times after itself; up to 31 bytes past the end may be
+ * written (as by the splats). A pattern of 1, 2, 4 or 8 bytes is spread over a register
+ * and stored 32 bytes at a time; other short ones are built up to 64 bytes byte by byte
+ * (wide loads of something just stored in smaller pieces stall the store forwarding)
+ * and written in 32-byte windows that start on pattern boundaries; longer ones are
+ * copied with memcpy, doubling the copied part each time. */
+static void replicate(uint8_t *dst, size_t size, int64_t n)
+{
+    const size_t total = size * (size_t)n;
+    if (size <= 8 && (size & (size - 1)) == 0) {
+        const uint64_t p = repeated(dst, size);
+        for (size_t at = size; at < total; at += 32) {
+            memcpy(dst + at, &p, 8);
+            memcpy(dst + at + 8, &p, 8);
+            memcpy(dst + at + 16, &p, 8);
+            memcpy(dst + at + 24, &p, 8);
+        }
+    } else if (size <= 32) {
+        uint8_t pattern[64];
+        for (size_t i = 0; i < sizeof pattern; ++i) pattern[i] = dst[i < size ? i : i % size];
+        const size_t advance = 32 / size * size;
+        for (size_t at = size; at < total; at += advance) memcpy(dst + at, pattern, 32);
+    } else {
+        for (size_t have = size; have < total;) {
+            size_t chunk = total - have < have ? total - have : have;
+            memcpy(dst + have, dst, chunk);
+            have += chunk;
+        }
+    }
+}
+
+void clsel_priv_cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *b, int op, size_t w, cpu_gather_walk *g)
+{
+    g->levels = 0;
+    g->w = w;
+    g->split_level = -1;
+    for (int32_t d = 0; d <= b->inner && d < plan->rank; ++d) {
+        const int64_t extent = d < b->inner ? plan->dims[d] : b->split;
+        if (extent == 1) continue;
+        if (d == b->inner) g->split_level = g->levels;
+        g->extent[g->levels] = extent;
+        g->step[g->levels] = plan->strides[op][d] * (int64_t)w;
+        ++g->levels;
+    }
+    /* The run: the innermost levels along which the source is contiguous, or all
+     * broadcast (the innermost stride is 0 or one element). A level that splits the
+     * dim `inner` stays out of it, since its extent changes from block to block. */
+    g->run_copies = g->levels > 0 && g->step[0] != 0;
+    g->run_levels = 0;
+    int64_t run = 1;
+    while (g->run_levels < g->levels && g->run_levels != g->split_level &&
+           g->step[g->run_levels] == (g->run_copies ? run * (int64_t)w : 0))
+        run *= g->extent[g->run_levels++];
+    g->run_bytes = (size_t)run * w;
+    /* A short contiguous run repeated along the next levels is one wider element
+     * repeated: a splat of that width (3 bytes repeated 8 times is no such thing). */
+    size_t element = w;
+    if (g->run_copies && g->run_levels < g->levels && g->run_levels != g->split_level && g->step[g->run_levels] == 0 &&
+        g->run_bytes <= 8 && (g->run_bytes & (g->run_bytes - 1)) == 0) {
+        g->run_copies = 0;
+        element = g->run_bytes;
+        while (g->run_levels < g->levels && g->run_levels != g->split_level && g->step[g->run_levels] == 0)
+            g->run_bytes *= (size_t)g->extent[g->run_levels++];
+    }
+    /* Levels above the run that continue one another (the next one's step is this one's
+     * whole extent) are one level: one call of the run loop covers both. The split
+     * dim's level keeps what multiplies its per-block extent. */
+    int kept = g->run_levels, split_level = -1;
+    g->split_scale = 1;
+    for (int level = g->run_levels; level < g->levels; ++level) {
+        if (kept > g->run_levels && g->step[level] == g->step[kept - 1] * g->extent[kept - 1]) {
+            if (level == g->split_level) split_level = kept - 1, g->split_scale = g->extent[kept - 1];
+            g->extent[kept - 1] *= g->extent[level];
+            continue;
+        }
+        if (level == g->split_level) split_level = kept;
+        g->extent[kept] = g->extent[level];
+        g->step[kept] = g->step[level];
+        ++kept;
+    }
+    g->levels = kept;
+    if (g->split_level >= g->run_levels) g->split_level = split_level;
+    g->size[g->run_levels] = (int64_t)g->run_bytes;
+    for (int level = g->run_levels + 1; level <= g->levels; ++level)
+        g->size[level] = g->size[level - 1] * g->extent[level - 1];
+    g->element = element;
+    g->runs = pick_run_loop(g->run_copies, element, g->run_bytes);
+    if (!clsel_testing_portable()) { /* the processor's own loops where it has them */
+        run_loop fast = clsel_priv_cpu_avx2_run_loop(g);
+        if (fast) g->runs = fast;
+    }
+}
+
+static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src, uint8_t *dst,
+                         const uint8_t *src_end)
+{
+    const int64_t n = g->extent[level], step = g->step[level], size = g->size[level];
+    if (level == g->run_levels) {
+        g->runs(g, dst, src, step ? n : 1, step, src_end);
+        if (!step) replicate(dst, (size_t)size, n);
+    } else if (step == 0) { /* broadcast along this dim: build one index, copy it */
+        gather_level(g, level - 1, src, dst, src_end);
+        replicate(dst, (size_t)size, n);
+    } else {
+        for (int64_t i = 0; i < n; ++i) gather_level(g, level - 1, src + i * step, dst + i * size, src_end);
+    }
+}
+
+void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src, const uint8_t *src_end, uint8_t *dst)
+{
+    if (g->split_level >= 0) g->extent[g->split_level] = split * g->split_scale;
+    if (g->run_levels == g->levels) { /* the whole block is one run */
+        g->runs(g, dst, src, 1, 0, src_end);
+        return;
+    }
+    gather_level(g, g->levels - 1, src, dst, src_end);
+}

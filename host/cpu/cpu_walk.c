@@ -1,0 +1,258 @@
+/* cpu_walk.c - the CPU path's walk over a plan's blocks (plan/plan_blocks.c): for a
+ * range of blocks, each input read where it lies, fixed, or gathered (cpu_gather.c) into
+ * a small buffer kept while the next blocks read the same elements, and one call of a
+ * row loop per block, or per line of blocks when nothing is gathered.
+ *
+ * Elements move as unsigned integers of their storage width (never through float
+ * registers, so NaN payloads and -0.0 survive). The portable loops below load all three
+ * values and pick by a bit mask: a ternary against memory is a conditional load that
+ * compilers do not vectorize, and the mask form also vectorizes 8-byte elements with the
+ * baseline x86-64 ISA, which the ternary does not (5 vs 19 GB/s). Where the processor
+ * has AVX2, select_cpu_avx2.c's loops run instead. */
+#include <stdint.h>
+#include <string.h>
+
+#include "common/testing.h"
+#include "cpu/select_cpu.h"
+#include "plan/plan.h"
+
+/* CV, TV, EV: 1 when cond / then / else advance, 0 when they stay put. */
+#define CLSEL_ROW_FN(T, CV, TV, EV)                                                                 \
+    static inline void one_row_##T##_##CV##TV##EV(int64_t n, const uint8_t *cond, const T *t, const T *e, T *o) \
+    {                                                                                               \
+        for (int64_t i = 0; i < n; ++i) {                                                           \
+            const T take_then = (T)0 - (T)(cond[CV ? i : 0] != 0);                                  \
+            o[i] = (t[TV ? i : 0] & take_then) | (e[EV ? i : 0] & (T)~take_then);                   \
+        }                                                                                           \
+    }                                                                                               \
+    static void row_##T##_##CV##TV##EV(const cpu_rows *r)                                           \
+    {                                                                                               \
+        const uint8_t *c = r->cond, *t = r->then_data, *e = r->else_data;                           \
+        uint8_t *o = r->out;                                                                        \
+        for (int64_t k = 0; k < r->count; ++k) {                                                    \
+            one_row_##T##_##CV##TV##EV(r->n, c, (const T *)t, (const T *)e, (T *)o);               \
+            c += r->step[0], t += r->step[1], e += r->step[2], o += r->step[3];                     \
+        }                                                                                           \
+    }
+
+#define CLSEL_ROW_FNS(T)          \
+    CLSEL_ROW_FN(T, 0, 0, 0)      \
+    CLSEL_ROW_FN(T, 0, 0, 1)      \
+    CLSEL_ROW_FN(T, 0, 1, 0)      \
+    CLSEL_ROW_FN(T, 0, 1, 1)      \
+    CLSEL_ROW_FN(T, 1, 0, 0)      \
+    CLSEL_ROW_FN(T, 1, 0, 1)      \
+    CLSEL_ROW_FN(T, 1, 1, 0)      \
+    CLSEL_ROW_FN(T, 1, 1, 1)
+
+CLSEL_ROW_FNS(uint8_t)
+CLSEL_ROW_FNS(uint16_t)
+CLSEL_ROW_FNS(uint32_t)
+CLSEL_ROW_FNS(uint64_t)
+
+#define CLSEL_ROW_ENTRIES(T)                                                                 \
+    {row_##T##_000, row_##T##_001, row_##T##_010, row_##T##_011, row_##T##_100, row_##T##_101, \
+     row_##T##_110, row_##T##_111}
+
+/* [log2(element size)][cond advances * 4 + then advances * 2 + else advances] */
+static const cpu_row_fn row_table[4][8] = {CLSEL_ROW_ENTRIES(uint8_t), CLSEL_ROW_ENTRIES(uint16_t),
+                                       CLSEL_ROW_ENTRIES(uint32_t), CLSEL_ROW_ENTRIES(uint64_t)};
+
+static int width_index(size_t elem_size)
+{
+    return elem_size == 1 ? 0 : elem_size == 2 ? 1 : elem_size == 4 ? 2 : 3;
+}
+
+/* Tiling pays only when an input's row would be gone from the last-level cache by the
+ * time a later row reads it again: when the traffic between the two reads exceeds this
+ * (a quarter of the CI box's 32 MiB L3, fixed for the reason STREAM_MIN_BYTES is).
+ * Tiling rows that would have stayed cached costs: [4,16,1024,1024] f16 under a
+ * [4,1,1024,1024] mask ran at 73-81 % of memcpy tiled, 91 % untiled (clsel bench). */
+#define TILE_MIN_REUSE_BYTES ((uint64_t)8 << 20)
+
+/* Outputs of at least this many bytes are written past the caches (non-temporal
+ * stores): they would mostly leave the caches anyway, and skipping the read for
+ * ownership saves a third of the memory traffic (select_cpu_avx2.c). Smaller outputs
+ * stay cached for whatever reads them next. A fixed size rather than the cache size the
+ * system reports: on virtual machines that report is often the host's, not the share
+ * this process gets (the CI box says 256 MiB for a 32 MiB L3). */
+#define STREAM_MIN_BYTES ((uint64_t)8 << 20)
+
+/* Rows of at least this many bytes are walked in pieces of one row each (every input a
+ * run or fixed), a line of them per call; shorter ones are gathered several dims at a
+ * time. Measured on the CI box (best of 10, f32): [256,256,256] under then [256,1,256]
+ * and else [1,256,1] 5.8-6.2 ms as rows of 1 KiB, 7.4-7.7 ms gathered in blocks;
+ * rows of 512 bytes gathered or not were within noise of each other. */
+#define CPU_LONG_ROW_BYTES 1024
+
+/* Blocks that are pieces of long rows (nothing gathered) can be longer than those with
+ * a gathered input, so that a long row is fewer calls; pieces stay many enough to share
+ * out over threads. */
+#define CPU_ROW_PIECE_BYTES ((int64_t)1 << 20)
+
+static int64_t block_target(const clsel_plan *plan) { return CPU_BLOCK_BYTES / (int64_t)plan->elem_size; }
+
+int clsel_priv_cpu_tiles_rows(const clsel_plan *plan)
+{
+    const int64_t chunk = block_target(plan);
+    if (plan->rank < 2 || plan->dims[0] < 2 * chunk) return 0;
+    uint64_t row_bytes = (uint64_t)plan->dims[0] * plan->elem_size; /* the output's */
+    for (int op = 0; op < 3; ++op)
+        if (plan->strides[op][0] != 0) row_bytes += (uint64_t)plan->dims[0] * (op ? plan->elem_size : 1);
+    for (int op = 0; op < 3; ++op) {
+        if (plan->strides[op][0] == 0) continue;
+        uint64_t rows_between = 1; /* rows walked before this input's row comes round again */
+        for (int32_t d = 1; d < plan->rank; rows_between *= (uint64_t)plan->dims[d], ++d)
+            if (plan->strides[op][d] == 0) {
+                if (rows_between * row_bytes > TILE_MIN_REUSE_BYTES) return 1;
+                break;
+            }
+    }
+    return 0;
+}
+
+void clsel_priv_cpu_walk_make(const clsel_plan *plan, const void *cond, const void *then_data, const void *else_data,
+                   void *out, cpu_walk *walk)
+{
+    walk->plan = plan;
+    const int64_t forced_row = clsel_testing_long_row(), forced_block = clsel_testing_block_elements();
+    const int64_t long_row = forced_row > 0 ? forced_row : CPU_LONG_ROW_BYTES / (int64_t)plan->elem_size;
+    const int tiles = clsel_priv_cpu_tiles_rows(plan);
+    int64_t target = plan->rank && plan->dims[0] >= long_row && !tiles ? CPU_ROW_PIECE_BYTES / (int64_t)plan->elem_size
+                                                                       : block_target(plan);
+    if (forced_block > 0) target = forced_block;
+    clsel_priv_plan_blocks_make(plan, target, long_row, &walk->blocks);
+    /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
+    walk->by_chunk = tiles && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
+    walk->stream = (uint64_t)plan->out_count * plan->elem_size >= STREAM_MIN_BYTES;
+    walk->gathers = 0;
+    for (int op = 0; op < 3; ++op) walk->gathers |= walk->blocks.access[op] == PLAN_ACCESS_PATTERN;
+    walk->cond = cond;
+    walk->then_data = then_data;
+    walk->else_data = else_data;
+    walk->out = out;
+}
+
+int64_t clsel_priv_cpu_walk_units(const cpu_walk *walk)
+{
+    return walk->by_chunk ? walk->blocks.count / walk->blocks.extent[0] : walk->blocks.count;
+}
+
+/* A gathered input: which block elements the buffer holds (valid while offset and
+ * split match). */
+typedef struct gathered {
+    uint8_t *data;
+    int64_t offset, split;
+} gathered;
+
+typedef struct block_job {
+    const cpu_walk *walk;
+    const cpu_row_fn *fns; /* the 8 loops of the element width */
+    const uint8_t *base[3], *end[3];
+    size_t w[3];
+    gathered buf[3];
+    cpu_gather_walk gather[3];
+} block_job;
+
+/* Where input `op` is read for the block, and whether it advances. */
+static const uint8_t *source(block_job *job, const plan_block *at, int op, int *advances)
+{
+    const cpu_walk *walk = job->walk;
+    const uint8_t *at_offset = job->base[op] + at->offset[op] * (int64_t)job->w[op];
+    *advances = walk->blocks.access[op] != PLAN_ACCESS_FIXED;
+    if (walk->blocks.access[op] != PLAN_ACCESS_PATTERN) return at_offset;
+    gathered *g = &job->buf[op];
+    if (g->offset != at->offset[op] || g->split < at->split) {
+        clsel_priv_cpu_gather(&job->gather[op], at->split, at_offset, job->end[op], g->data);
+        g->offset = at->offset[op];
+        g->split = at->split;
+    }
+    return g->data;
+}
+
+/* One block: its gathered inputs made ready, then one call of the loop. */
+static void run_block(block_job *job, const plan_block *at)
+{
+    const cpu_walk *walk = job->walk;
+    cpu_rows rows = {walk->blocks.inner_elements * at->split, 1, job->base[PLAN_COND] + at->offset[PLAN_COND],
+                     NULL, NULL, walk->out + at->offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
+    int adv[3] = {0, 0, 0};
+    if (walk->blocks.access[PLAN_COND] == PLAN_ACCESS_FIXED) {
+        /* One choice for the whole block: only the chosen input is read (and gathered). */
+        const int op = *rows.cond ? PLAN_THEN : PLAN_ELSE;
+        rows.then_data = rows.else_data = source(job, at, op, &adv[1]);
+        job->fns[adv[1] * 3](&rows);
+        return;
+    }
+    rows.cond = source(job, at, PLAN_COND, &adv[0]);
+    rows.then_data = source(job, at, PLAN_THEN, &adv[1]);
+    rows.else_data = source(job, at, PLAN_ELSE, &adv[2]);
+    job->fns[adv[0] * 4 + adv[1] * 2 + adv[2]](&rows);
+}
+
+/* Blocks [first, last) of a walk that gathers nothing: the blocks along the fastest
+ * level, as many as one line of it holds (and have one size), in one call. */
+static void run_lines(block_job *job, int64_t first, int64_t last)
+{
+    const cpu_walk *walk = job->walk;
+    const plan_blocks *b = &walk->blocks;
+    int adv[3];
+    for (int op = 0; op < 3; ++op) adv[op] = b->access[op] != PLAN_ACCESS_FIXED;
+    const cpu_row_fn fn = job->fns[adv[0] * 4 + adv[1] * 2 + adv[2]];
+    plan_block at;
+    clsel_priv_plan_block_at(b, first, &at);
+    for (int64_t i = first; i < last;) {
+        int64_t count = b->levels ? b->extent[0] - at.coord[0] : 1;
+        if (count > last - i) count = last - i;
+        if (b->chunk_level == 0 && count > 1 && at.coord[0] + count == b->extent[0] && b->last_split != b->split)
+            --count; /* the line's last chunk is shorter: a call of its own */
+        cpu_rows rows = {b->inner_elements * at.split, count, job->base[PLAN_COND] + at.offset[PLAN_COND],
+                         job->base[PLAN_THEN] + at.offset[PLAN_THEN] * (int64_t)job->w[PLAN_THEN],
+                         job->base[PLAN_ELSE] + at.offset[PLAN_ELSE] * (int64_t)job->w[PLAN_ELSE],
+                         walk->out + at.offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
+        for (int t = 0; t < PLAN_OPERANDS; ++t) rows.step[t] = b->step[t][0] * (int64_t)(t ? job->w[PLAN_THEN] : 1);
+        fn(&rows);
+        if ((i += count) < last) clsel_priv_plan_block_skip(b, &at, count);
+    }
+}
+
+void clsel_priv_cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last)
+{
+    const clsel_plan *plan = walk->plan;
+    const plan_blocks *b = &walk->blocks;
+    _Alignas(64) uint8_t buffers[3][CPU_BLOCK_BYTES + CPU_GATHER_SLACK];
+    const cpu_row_fn(*avx2)[8] = clsel_testing_portable() ? NULL : clsel_priv_cpu_avx2_rows(walk->stream);
+    const int wi = width_index(plan->elem_size);
+    block_job job;
+    job.walk = walk;
+    job.fns = avx2 ? avx2[wi] : row_table[wi];
+    job.base[PLAN_COND] = walk->cond;
+    job.base[PLAN_THEN] = walk->then_data;
+    job.base[PLAN_ELSE] = walk->else_data;
+    for (int op = 0; op < 3; ++op) {
+        job.w[op] = op == PLAN_COND ? 1 : plan->elem_size;
+        job.buf[op] = (gathered){buffers[op], -1, 0};
+        job.end[op] = job.base[op] + plan->in_count[op] * (int64_t)job.w[op];
+        if (b->access[op] == PLAN_ACCESS_PATTERN) clsel_priv_cpu_gather_prepare(plan, b, op, job.w[op], &job.gather[op]);
+    }
+    plan_block at;
+    if (walk->by_chunk) {
+        /* Chunk x of every row in the range, then chunk x + 1: a re-read input's chunk
+         * is still cached when the next row reads it. */
+        for (int64_t x = 0; x < b->extent[0]; ++x)
+            for (int64_t line = first; line < last; ++line) {
+                clsel_priv_plan_block_at(b, line * b->extent[0] + x, &at);
+                run_block(&job, &at);
+            }
+    } else if (!walk->gathers) {
+        run_lines(&job, first, last);
+    } else if (first < last) {
+        clsel_priv_plan_block_at(b, first, &at);
+        for (int64_t i = first;;) {
+            run_block(&job, &at);
+            if (++i == last) break;
+            clsel_priv_plan_block_next(b, &at);
+        }
+    }
+    if (walk->stream && avx2) clsel_priv_cpu_stream_fence();
+}

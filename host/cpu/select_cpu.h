@@ -1,0 +1,107 @@
+/* select_cpu.h - the CPU path's pieces: the select loops, the gather, the walk over a
+ * plan's blocks, and the split over threads. */
+#ifndef CLSEL_HOST_SELECT_CPU_H
+#define CLSEL_HOST_SELECT_CPU_H
+
+#include <stdint.h>
+
+#include "clsel.h"
+#include "plan/plan.h"
+
+/* The NULL-pointer and aliasing rules for host tensors (clsel_plan_run_cpu). */
+clsel_status clsel_priv_cpu_check_buffers(const clsel_plan *plan, const void *cond, const void *then_data,
+                               const void *else_data, const void *out);
+
+/* `count` rows of n output elements, the k-th `step` bytes (cond, then, else, out)
+ * after the one before: consecutive blocks along one level, so that a walk of short
+ * rows makes one call per line of blocks, not one per block. Along a row cond, then and
+ * else each either advance one element per output element or stay fixed (read at
+ * [0]), as the table entry the loop was taken from says: [cond advances * 4 + then
+ * advances * 2 + else advances]. Where cond stays fixed, each row reads only the
+ * input its cond element chooses. */
+typedef struct cpu_rows {
+    int64_t n, count;
+    const uint8_t *cond;
+    const uint8_t *then_data, *else_data;
+    uint8_t *out;
+    int64_t step[4];
+} cpu_rows;
+typedef void (*cpu_row_fn)(const cpu_rows *rows);
+
+/* The AVX2 loops [element width index][cond, then, else advancing as bits], plain or
+ * streaming stores; NULL when the processor (or the build) has no AVX2
+ * (select_cpu_avx2.c). clsel_priv_cpu_stream_fence orders streamed stores before returning. */
+const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[8];
+void clsel_priv_cpu_stream_fence(void);
+
+/* Bytes a block's buffer is read or written as: its elements take at most this many. */
+#define CPU_BLOCK_BYTES 8192
+/* Bytes after a gather buffer's elements that clsel_priv_cpu_gather may write. */
+#define CPU_GATHER_SLACK 32
+
+/* How one input is gathered for the blocks of a walk (cpu_gather.c): its block dims of
+ * more than one index, innermost first, with the source step and destination size of
+ * one index of each, and the loop that writes its runs. */
+struct cpu_gather_walk;
+/* n runs of g->run_bytes, the k-th read at src + k * step, written one after another
+ * from dst; the source ends at src_end. */
+typedef void (*cpu_run_loop)(const struct cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n,
+                             int64_t step, const uint8_t *src_end);
+
+typedef struct cpu_gather_walk {
+    int levels, split_level, run_levels, run_copies;
+    int64_t split_scale; /* the split level's extent is the block's split times this */
+    int64_t extent[CLSEL_MAX_RANK + 2];
+    int64_t step[CLSEL_MAX_RANK + 2]; /* source bytes from one index to the next */
+    int64_t size[CLSEL_MAX_RANK + 2]; /* destination bytes of one index */
+    size_t run_bytes, w;
+    size_t element; /* bytes of the element a splat run repeats */
+    cpu_run_loop runs;
+    /* The expanding loop's shuffles (select_cpu_avx2.c): consecutive elements, each
+     * repeated over a short run, 16 output bytes at a time; per phase of the runs, the
+     * byte order of a 16-byte piece, the source bytes to the next piece and the
+     * piece's source offset from its period's start. */
+    int phases;
+    uint8_t shuffle[16][16];
+    uint8_t advance[16], from[16];
+    int64_t period_advance, period_reach;
+} cpu_gather_walk;
+
+/* The AVX2 loop for a gather's runs (select_cpu_avx2.c), filling the shuffles it needs;
+ * NULL where the processor has no AVX2 or the runs gain nothing from it. */
+cpu_run_loop clsel_priv_cpu_avx2_run_loop(cpu_gather_walk *g);
+
+void clsel_priv_cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *blocks, int op, size_t w, cpu_gather_walk *g);
+/* The input's elements for a block whose dim `inner` has `split` indices, from src
+ * (the input at the block's offset; the input ends at src_end) into dst, in block
+ * order. dst has room for CPU_GATHER_SLACK bytes past them. */
+void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src, const uint8_t *src_end, uint8_t *dst);
+
+/* The CPU path's walk over a plan: its blocks, the tensors, and how a range of work
+ * units maps to blocks (select_cpu.c). */
+typedef struct cpu_walk {
+    const clsel_plan *plan;
+    plan_blocks blocks;
+    int by_chunk; /* units are lines along dim 0, walked chunk by chunk (clsel_priv_cpu_tiles_rows) */
+    int stream;   /* non-temporal stores for the output */
+    int gathers;  /* some input is a pattern: gathered block by block */
+    const uint8_t *cond, *then_data, *else_data;
+    uint8_t *out;
+} cpu_walk;
+
+/* Whether the walk goes chunk by chunk over several long rows, so that an input they
+ * all read is still in the cache for the next row (rows too long to stay cached). */
+int clsel_priv_cpu_tiles_rows(const clsel_plan *plan);
+void clsel_priv_cpu_walk_make(const clsel_plan *plan, const void *cond, const void *then_data, const void *else_data,
+                   void *out, cpu_walk *walk);
+/* Work units of the walk (blocks, or rows when by_chunk); pieces of a split over
+ * threads are ranges of them. */
+int64_t clsel_priv_cpu_walk_units(const cpu_walk *walk);
+/* Units [first, last) on this thread. */
+void clsel_priv_cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last);
+
+/* The whole output, split over the threads or the pool the options name
+ * (cpu_parallel.c). */
+void clsel_priv_cpu_run_parallel(const cpu_walk *walk, const clsel_cpu_options *options);
+
+#endif

@@ -1,0 +1,371 @@
+/* select_cpu_avx2.c - the CPU path's row loops in AVX2, for x86-64 processors that have
+ * it (checked at run time; the rest of the library assumes only the baseline ISA).
+ *
+ * Why not leave it to the compiler: the portable loops in select_cpu.c vectorize, but
+ * with the baseline ISA only 16 bytes at a time and never with non-temporal stores.
+ * For outputs larger than the last-level cache, writing the output around the cache
+ * (no read-for-ownership) is what brings Select to memcpy's bandwidth (measured on the
+ * CI box, 2^26 f32: 18.6 GB/s with plain stores, 22.7-27.9 GB/s streamed; memcpy 26-27).
+ *
+ * Every element still moves as the bits of its storage width: a byte mask from
+ * cond == 0, widened to the element width, blends then and else. */
+#include "cpu/select_cpu.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#include <string.h>
+
+#define AVX2 __attribute__((target("avx2")))
+
+/* Per element width: elements per 256-bit vector, the mask of cond bytes == 0 for the
+ * vector of elements at c, and a broadcast of one element. */
+AVX2 static inline __m256i zero_mask_1(const uint8_t *c)
+{
+    return _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)c), _mm256_setzero_si256());
+}
+AVX2 static inline __m256i zero_mask_2(const uint8_t *c)
+{
+    return _mm256_cmpeq_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)c)), _mm256_setzero_si256());
+}
+AVX2 static inline __m256i zero_mask_4(const uint8_t *c)
+{
+    return _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)c)), _mm256_setzero_si256());
+}
+AVX2 static inline __m256i zero_mask_8(const uint8_t *c)
+{
+    int32_t four;
+    memcpy(&four, c, 4);
+    return _mm256_cmpeq_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(four)), _mm256_setzero_si256());
+}
+AVX2 static inline __m256i splat_1(const uint8_t *v) { return _mm256_set1_epi8((char)*v); }
+AVX2 static inline __m256i splat_2(const uint16_t *v) { return _mm256_set1_epi16((short)*v); }
+AVX2 static inline __m256i splat_4(const uint32_t *v) { return _mm256_set1_epi32((int)*v); }
+AVX2 static inline __m256i splat_8(const uint64_t *v) { return _mm256_set1_epi64x((long long)*v); }
+
+#define BLEND_SCALAR_00(i) (c[i] ? t[0] : e[0])
+#define BLEND_SCALAR_01(i) (c[i] ? t[0] : e[i])
+#define BLEND_SCALAR_10(i) (c[i] ? t[i] : e[0])
+#define BLEND_SCALAR_11(i) (c[i] ? t[i] : e[i])
+/* Moves the pointers k elements on, as far as each advances. */
+#define BLEND_ADVANCE_00(k) (c += (k))
+#define BLEND_ADVANCE_01(k) (c += (k), e += (k))
+#define BLEND_ADVANCE_10(k) (c += (k), t += (k))
+#define BLEND_ADVANCE_11(k) (c += (k), t += (k), e += (k))
+#define BLEND_VEC_1_00(i) blend_vec_1_00(c, t, e, i)
+#define BLEND_VEC_1_01(i) blend_vec_1_01(c, t, e, i)
+#define BLEND_VEC_1_10(i) blend_vec_1_10(c, t, e, i)
+#define BLEND_VEC_1_11(i) blend_vec_1_11(c, t, e, i)
+#define BLEND_VEC_2_00(i) blend_vec_2_00(c, t, e, i)
+#define BLEND_VEC_2_01(i) blend_vec_2_01(c, t, e, i)
+#define BLEND_VEC_2_10(i) blend_vec_2_10(c, t, e, i)
+#define BLEND_VEC_2_11(i) blend_vec_2_11(c, t, e, i)
+#define BLEND_VEC_4_00(i) blend_vec_4_00(c, t, e, i)
+#define BLEND_VEC_4_01(i) blend_vec_4_01(c, t, e, i)
+#define BLEND_VEC_4_10(i) blend_vec_4_10(c, t, e, i)
+#define BLEND_VEC_4_11(i) blend_vec_4_11(c, t, e, i)
+#define BLEND_VEC_8_00(i) blend_vec_8_00(c, t, e, i)
+#define BLEND_VEC_8_01(i) blend_vec_8_01(c, t, e, i)
+#define BLEND_VEC_8_10(i) blend_vec_8_10(c, t, e, i)
+#define BLEND_VEC_8_11(i) blend_vec_8_11(c, t, e, i)
+
+/* Streams the k < 16 bytes at src to dst with one byte-masked non-temporal store
+ * (maskmovdqu) on the 16-byte chunk that holds dst, which cannot cross a page, so the
+ * masked-out bytes around dst are never touched. For the 1-3 bytes of an output that is
+ * not 4-byte aligned: plain byte stores there pull the line into the cache while the
+ * rest of it is streamed, and rows of 2597 bytes took twice as long as rows of 2596
+ * (u8 [96,10,44,2597] under a [96,10,44,1] else: 22.6-28.4 ms against 10.9-14.6 ms). */
+AVX2 static inline void stream_few(uint8_t *dst, const uint8_t *src, size_t k)
+{
+    const size_t at = (uintptr_t)dst & 15;
+    _Alignas(16) uint8_t bytes[16] = {0}, mask[16] = {0};
+    for (size_t i = 0; i < k; ++i) bytes[at + i] = src[i], mask[at + i] = 0x80;
+    _mm_maskmoveu_si128(_mm_load_si128((const __m128i *)bytes), _mm_load_si128((const __m128i *)mask),
+                        (char *)(dst - at));
+}
+
+/* Streams len bytes from src to dst, which need not be aligned: 16- and 4-byte
+ * non-temporal stores where dst's alignment allows, a masked one for the bytes before
+ * the first 4-byte boundary and after the last. */
+AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t len)
+{
+    size_t head = (4 - ((uintptr_t)dst & 3)) & 3;
+    if (head > len) head = len;
+    if (head) {
+        stream_few(dst, src, head);
+        dst += head, src += head, len -= head;
+    }
+    for (; len >= 4 && ((uintptr_t)dst & 15); len -= 4, dst += 4, src += 4) {
+        int v;
+        memcpy(&v, src, 4);
+        _mm_stream_si32((int *)dst, v);
+    }
+    for (; len >= 16; len -= 16, dst += 16, src += 16)
+        _mm_stream_si128((__m128i *)dst, _mm_loadu_si128((const __m128i *)src));
+    for (; len >= 4; len -= 4, dst += 4, src += 4) {
+        int v;
+        memcpy(&v, src, 4);
+        _mm_stream_si32((int *)dst, v);
+    }
+    if (len) stream_few(dst, src, len);
+}
+
+/* Each loop computes one vector of output at element i with VEC(i) and comes in two
+ * forms. Plain: unaligned stores, the last vector overlapping the one before it rather
+ * than a scalar tail (recomputing an element gives the same bits, even in place).
+ * Outputs shorter than a vector go element by element. Streamed: the whole 64-byte
+ * lines in the middle with 32-byte non-temporal stores; the partial lines at either
+ * end computed into a small buffer and streamed from it in 16- and 4-byte pieces
+ * (and, where the output is not 4-byte aligned, one byte-masked piece at each end).
+ * A line written partly streamed and partly cached costs the read the streaming
+ * avoids, and the partial lines are not
+ * rare: rows of 1 KiB in a 16-byte aligned buffer (malloc's) have one at each end, and
+ * writing those two of 17 lines with plain stores made such rows nearly twice as slow
+ * (65536 x 256 f32 under a [65536,1] else, output from malloc: 12.7-14.4 ms, 7.1 ms
+ * with the ends streamed; CI box, best of 10). The next row's first piece completes
+ * the line in the write-combining buffer. */
+#define LOOPS(NAME, W, T, SCALAR, VEC, ADVANCE)                                                      \
+    AVX2 static void NAME##_0(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov) \
+    {                                                                                                \
+        const T *t = tv, *e = ev;                                                                    \
+        T *o = ov;                                                                                   \
+        (void)c, (void)e;                                                                            \
+        enum { LANES = 32 / W };                                                                     \
+        if (n < LANES) {                                                                             \
+            for (int64_t i = 0; i < n; ++i) o[i] = SCALAR(i);                                        \
+            return;                                                                                  \
+        }                                                                                            \
+        int64_t i = 0;                                                                               \
+        for (; i + LANES <= n; i += LANES) _mm256_storeu_si256((__m256i *)(o + i), VEC(i));          \
+        if (i < n) _mm256_storeu_si256((__m256i *)(o + n - LANES), VEC(n - LANES));                  \
+    }                                                                                                \
+    AVX2 static void NAME##_1(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov) \
+    {                                                                                                \
+        const T *t = tv, *e = ev;                                                                    \
+        T *o = ov;                                                                                   \
+        (void)c, (void)e;                                                                            \
+        enum { LINE = 64 / W };                                                                      \
+        const uintptr_t misaligned = (uintptr_t)o & 63;                                              \
+        const int64_t lo = (int64_t)((64 - misaligned) & 63) / W;                                    \
+        if (misaligned % W || n < lo + LINE) {                                                       \
+            NAME##_0(n, c, tv, ev, ov);                                                              \
+            return;                                                                                  \
+        }                                                                                            \
+        const int64_t hi = lo + (n - lo) / LINE * LINE;                                              \
+        T part[LINE];                                                                                \
+        if (lo) {                                                                                    \
+            NAME##_0(lo, c, tv, ev, part);                                                           \
+            stream_bytes((uint8_t *)o, (const uint8_t *)part, (size_t)lo * W);                       \
+        }                                                                                            \
+        for (int64_t i = lo; i < hi; i += 32 / W) _mm256_stream_si256((__m256i *)(o + i), VEC(i));   \
+        ADVANCE(hi);                                                                                 \
+        if (n > hi) {                                                                                \
+            NAME##_0(n - hi, c, t, e, part);                                                         \
+            stream_bytes((uint8_t *)(o + hi), (const uint8_t *)part, (size_t)(n - hi) * W);          \
+        }                                                                                            \
+    }
+
+/* cond advances: blend then and else by the cond mask. TV, EV: whether then / else
+ * advance. */
+#define ROW_BLEND(W, T, TV, EV)                                                                \
+    AVX2 static inline __m256i blend_vec_##W##_##TV##EV(const uint8_t *c, const T *t, const T *e, \
+                                                        int64_t i)                             \
+    {                                                                                          \
+        const __m256i when_false = zero_mask_##W(c + i);                                       \
+        const __m256i a = TV ? _mm256_loadu_si256((const __m256i *)(t + i)) : splat_##W(t);    \
+        const __m256i b = EV ? _mm256_loadu_si256((const __m256i *)(e + i)) : splat_##W(e);    \
+        return _mm256_blendv_epi8(a, b, when_false);                                           \
+    }                                                                                          \
+    LOOPS(blend_##W##_##TV##EV, W, T, BLEND_SCALAR_##TV##EV, BLEND_VEC_##W##_##TV##EV, BLEND_ADVANCE_##TV##EV)
+
+/* cond fixed: a copy (or fill) of the chosen operand, which alone is read (it comes in
+ * as the then pointer of the copy and fill loops). */
+#define COPY_SCALAR(i) (t[i])
+#define COPY_VEC(i) _mm256_loadu_si256((const __m256i *)(t + (i)))
+#define COPY_ADVANCE(k) (t += (k))
+#define FILL_SCALAR(i) (t[0])
+#define FILL_ADVANCE(k) ((void)0)
+#define COPY_FILL(W, T)                                                      \
+    LOOPS(copy_##W, W, T, COPY_SCALAR, COPY_VEC, COPY_ADVANCE)               \
+    LOOPS(fill_##W, W, T, FILL_SCALAR, FILL_VEC_##W, FILL_ADVANCE)
+#define FILL_VEC_1(i) splat_1(t)
+#define FILL_VEC_2(i) splat_2(t)
+#define FILL_VEC_4(i) splat_4(t)
+#define FILL_VEC_8(i) splat_8(t)
+
+#define ROW_PICK(W, T, TV, EV, S)                                                               \
+    AVX2 static void pick_##W##_##TV##EV##_##S(int64_t n, const uint8_t *c, const void *tv, const void *ev, \
+                                               void *o)                                         \
+    {                                                                                           \
+        const int take_then = c[0] != 0;                                                        \
+        const void *src = take_then ? tv : ev;                                                  \
+        ((take_then ? TV : EV) ? copy_##W##_##S : fill_##W##_##S)(n, c, src, src, o);           \
+    }
+
+#define ROW_KIND(W, T, TV, EV)                                                               \
+    ROW_PICK(W, T, TV, EV, 0) ROW_PICK(W, T, TV, EV, 1) ROW_BLEND(W, T, TV, EV)
+
+#define ROWS(W, T)                                                                            \
+    COPY_FILL(W, T) ROW_KIND(W, T, 0, 0) ROW_KIND(W, T, 0, 1) ROW_KIND(W, T, 1, 0) ROW_KIND(W, T, 1, 1)
+
+ROWS(1, uint8_t) ROWS(2, uint16_t) ROWS(4, uint32_t) ROWS(8, uint64_t)
+
+/* The cpu_row_fn around one row loop: the rows of a sweep, one after another. */
+#define SWEEP(NAME)                                                                            \
+    AVX2 static void NAME##_rows(const cpu_rows *r)                                             \
+    {                                                                                          \
+        const uint8_t *c = r->cond, *t = r->then_data, *e = r->else_data;                      \
+        uint8_t *o = r->out;                                                                   \
+        for (int64_t k = 0; k < r->count; ++k) {                                               \
+            NAME(r->n, c, t, e, o);                                                            \
+            c += r->step[0], t += r->step[1], e += r->step[2], o += r->step[3];                \
+        }                                                                                      \
+    }
+#define SWEEPS(W, S)                                                                           \
+    SWEEP(pick_##W##_00_##S) SWEEP(pick_##W##_01_##S) SWEEP(pick_##W##_10_##S) SWEEP(pick_##W##_11_##S) \
+    SWEEP(blend_##W##_00_##S) SWEEP(blend_##W##_01_##S) SWEEP(blend_##W##_10_##S) SWEEP(blend_##W##_11_##S)
+SWEEPS(1, 0) SWEEPS(2, 0) SWEEPS(4, 0) SWEEPS(8, 0)
+SWEEPS(1, 1) SWEEPS(2, 1) SWEEPS(4, 1) SWEEPS(8, 1)
+
+/* Entries in the order of select_cpu.c's tables: cond, then, else advancing, as bits. */
+#define ENTRIES(W, S)                                                                        \
+    {pick_##W##_00_##S##_rows, pick_##W##_01_##S##_rows, pick_##W##_10_##S##_rows, pick_##W##_11_##S##_rows, \
+     blend_##W##_00_##S##_rows, blend_##W##_01_##S##_rows, blend_##W##_10_##S##_rows, blend_##W##_11_##S##_rows}
+
+static const cpu_row_fn avx2_rows[2][4][8] = {
+    {ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},
+    {ENTRIES(1, 1), ENTRIES(2, 1), ENTRIES(4, 1), ENTRIES(8, 1)},
+};
+
+/* ---- the gather's run loops (cpu_gather.c) ---------------------------------------- */
+
+/* Splats of up to 32 bytes: one broadcast and one store per run (up to 31 bytes past
+ * it are written: the buffer has room, and the next run overwrites them). */
+#define SPLAT32(E, SET1, T)                                                                            \
+    AVX2 static void splat32_avx2_##E(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, \
+                                      int64_t step, const uint8_t *src_end)                              \
+    {                                                                                                  \
+        (void)src_end;                                                                                 \
+        const size_t size = g->run_bytes;                                                              \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                    \
+            T v;                                                                                       \
+            memcpy(&v, src, E);                                                                        \
+            _mm256_storeu_si256((__m256i *)dst, SET1(v));                                              \
+        }                                                                                              \
+    }
+SPLAT32(1, _mm256_set1_epi8, char)
+SPLAT32(2, _mm256_set1_epi16, short)
+SPLAT32(4, _mm256_set1_epi32, int)
+SPLAT32(8, _mm256_set1_epi64x, long long)
+
+/* Longer splats: 32-byte stores to the run's end (and up to 31 bytes past it). */
+#define SPLAT_LONG(E, SET1, T)                                                                           \
+    AVX2 static void splat_avx2_##E(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, \
+                                    int64_t step, const uint8_t *src_end)                                \
+    {                                                                                                    \
+        (void)src_end;                                                                                   \
+        const size_t size = g->run_bytes;                                                                \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                      \
+            T v;                                                                                         \
+            memcpy(&v, src, E);                                                                          \
+            const __m256i splat = SET1(v);                                                               \
+            for (size_t i = 0; i < size; i += 32) _mm256_storeu_si256((__m256i *)(dst + i), splat);      \
+        }                                                                                                \
+    }
+SPLAT_LONG(1, _mm256_set1_epi8, char)
+SPLAT_LONG(2, _mm256_set1_epi16, short)
+SPLAT_LONG(4, _mm256_set1_epi32, int)
+SPLAT_LONG(8, _mm256_set1_epi64x, long long)
+
+/* Runs of one element each repeated, taken from consecutive source elements (an [N,1]
+ * input against [N,M], M short): 16 output bytes at a time, a byte shuffle of the 16
+ * source bytes they come from. The shuffles cycle with the phase of the runs against
+ * the 16-byte pieces; a period of them is written per step, each piece at a fixed
+ * source offset from the period's start, so that no piece waits for the address of
+ * the one before. The pieces past the last whole period, and those where 16 source
+ * bytes would read past the input's end, go run by run. */
+AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, int64_t step,
+                             const uint8_t *src_end)
+{
+    (void)step;
+    const size_t run = g->run_bytes, e = g->element, total = run * (size_t)n;
+    const int phases = g->phases;
+    const size_t period = 16 * (size_t)phases, reach = (size_t)g->period_reach;
+    size_t done = 0;
+    const uint8_t *s = src;
+    if (phases == 1) {
+        const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[0]);
+        const size_t advance = g->advance[0];
+        for (; done < total && (size_t)(src_end - s) >= 16; done += 16, s += advance)
+            _mm_storeu_si128((__m128i *)(dst + done), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)s), order));
+    } else {
+        /* Whole periods only: one can be 240 bytes, past the buffer's slack. */
+        for (; done + period <= total && (size_t)(src_end - s) >= reach; done += period, s += g->period_advance)
+            for (int p = 0; p < phases; ++p) {
+                const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[p]);
+                const __m128i v = _mm_loadu_si128((const __m128i *)(s + g->from[p]));
+                _mm_storeu_si128((__m128i *)(dst + done + 16 * (size_t)p), _mm_shuffle_epi8(v, order));
+            }
+    }
+    for (size_t k = done / run; k < (size_t)n; ++k) {
+        uint8_t pattern[16];
+        for (size_t i = 0; i < run; ++i) pattern[i] = src[k * e + i % e];
+        memcpy(dst + k * run, pattern, 16);
+    }
+}
+
+cpu_run_loop clsel_priv_cpu_avx2_run_loop(cpu_gather_walk *g)
+{
+    static const cpu_run_loop splats[2][9] = {
+        {NULL, splat32_avx2_1, splat32_avx2_2, NULL, splat32_avx2_4, NULL, NULL, NULL, splat32_avx2_8},
+        {NULL, splat_avx2_1, splat_avx2_2, NULL, splat_avx2_4, NULL, NULL, NULL, splat_avx2_8}};
+    if (!clsel_priv_cpu_avx2_rows(0) || g->run_copies || g->element > 8) return NULL;
+    const size_t run = g->run_bytes, e = g->element;
+    const int consecutive = g->run_levels < g->levels && g->step[g->run_levels] == (int64_t)e;
+    if (consecutive && run <= 16 && run % e == 0) {
+        size_t common = 16;
+        while (run % common) common /= 2; /* gcd(run, 16): runs and pieces realign every run / common pieces */
+        g->phases = (int)(run / common);
+        for (int p = 0; p < g->phases; ++p) {
+            const size_t first = 16 * (size_t)p / run;
+            for (size_t j = 0; j < 16; ++j) g->shuffle[p][j] = (uint8_t)(((16 * (size_t)p + j) / run - first) * e + j % e);
+            g->advance[p] = (uint8_t)((16 * ((size_t)p + 1) / run - first) * e);
+            g->from[p] = (uint8_t)(first * e); /* source offset of piece p from the period's start */
+        }
+        g->period_advance = (int64_t)(16 * (size_t)g->phases / run * e);
+        g->period_reach = g->from[g->phases - 1] + 16; /* source bytes a period's loads touch */
+        return expand_avx2;
+    }
+    return splats[run > 32][e];
+}
+
+const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[8]
+{
+    static int supported = -1; /* -1 unknown, 0 or 1; idempotent, so a race only repeats the check */
+    int known = __atomic_load_n(&supported, __ATOMIC_RELAXED);
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx2") != 0;
+        __atomic_store_n(&supported, known, __ATOMIC_RELAXED);
+    }
+    return known ? avx2_rows[stream ? 1 : 0] : NULL;
+}
+
+void clsel_priv_cpu_stream_fence(void) { _mm_sfence(); }
+
+#else
+
+const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[8]
+{
+    (void)stream;
+    return NULL;
+}
+
+cpu_run_loop clsel_priv_cpu_avx2_run_loop(cpu_gather_walk *g)
+{
+    (void)g;
+    return NULL;
+}
+
+void clsel_priv_cpu_stream_fence(void) {}
+
+#endif

@@ -1,0 +1,231 @@
+/* cl_context.c - clsel_cl_context: retains the caller's context and device, builds the
+ * embedded program once, and creates every kernel up front. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error.h"
+#include "opencl/cl_context.h"
+
+static _Thread_local char failed_build_log[16384];
+
+static const char *const element_width_names[ELEMENT_WIDTHS] = {"w1", "w2", "w4", "w8"};
+
+/* Kernel k of an element width (cl/select.cl): "clsel_blocks_w4_rlr", "clsel_blocks_w2_pick",
+ * "clsel_vectors_w8_101", ... */
+static void kernel_name(char *buf, size_t size, clsel_priv_family family, int element_width, int k)
+{
+    const char *w = element_width_names[element_width];
+    if (family == CLSEL_PRIV_FAMILY_VECTORS)
+        snprintf(buf, size, "clsel_vectors_%s_%d%d%d", w, (k >> 2) & 1, (k >> 1) & 1, k & 1);
+    else if (k == KERNEL_PICK)
+        snprintf(buf, size, "clsel_blocks_%s_pick", w);
+    else
+        snprintf(buf, size, "clsel_blocks_%s_%c%c%c", w, k & 4 ? 'l' : 'r', k & 2 ? 'l' : 'r', k & 1 ? 'l' : 'r');
+}
+
+static int kernels_in_family(clsel_priv_family family) { return family == CLSEL_PRIV_FAMILY_VECTORS ? 8 : KERNELS_PER_WIDTH; }
+
+/* The family a device gets: blocks on CPU devices, whose compilers turn a work-item's
+ * loops into vector loops; vectors elsewhere. CLSEL_CL_GEOMETRY=blocks|vectors
+ * overrides (to measure one family on the other's device, or test both on one). */
+static clsel_priv_family family_for(cl_device_type type)
+{
+    const char *forced = getenv("CLSEL_CL_GEOMETRY");
+    if (forced && strcmp(forced, "blocks") == 0) return CLSEL_PRIV_FAMILY_BLOCKS;
+    if (forced && strcmp(forced, "vectors") == 0) return CLSEL_PRIV_FAMILY_VECTORS;
+    return (type & CL_DEVICE_TYPE_CPU) ? CLSEL_PRIV_FAMILY_BLOCKS : CLSEL_PRIV_FAMILY_VECTORS;
+}
+
+static clsel_status check_device_in_context(const clsel_cl_api *cl, cl_context context,
+                                            cl_device_id device)
+{
+    cl_device_id devices[64];
+    size_t bytes = 0;
+    cl_int err = cl->clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof devices, devices, &bytes);
+    if (err == CL_INVALID_VALUE) { /* more than 64 devices: trust the caller */
+        return CLSEL_SUCCESS;
+    }
+    if (err != CL_SUCCESS)
+        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetContextInfo(CL_CONTEXT_DEVICES) failed");
+    for (size_t i = 0; i < bytes / sizeof devices[0]; ++i)
+        if (devices[i] == device) return CLSEL_SUCCESS;
+    return clsel_priv_fail(CLSEL_ERROR_NO_DEVICE, "clsel_cl_context_create: the device is not part of the context");
+}
+
+static clsel_status query_device(clsel_cl_context *ctx)
+{
+    const clsel_cl_api *cl = ctx->cl;
+    size_t max_wg = 0;
+    cl_int err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_NAME, sizeof ctx->device_name - 1,
+                                     ctx->device_name, NULL);
+    if (err == CL_SUCCESS)
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof ctx->device_type,
+                                  &ctx->device_type, NULL);
+    if (err == CL_SUCCESS)
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ctx->max_alloc,
+                                  &ctx->max_alloc, NULL);
+    if (err == CL_SUCCESS)
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof ctx->global_mem,
+                                  &ctx->global_mem, NULL);
+    if (err == CL_SUCCESS)
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg,
+                                  NULL);
+    if (err == CL_SUCCESS)
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units,
+                                  &ctx->compute_units, NULL);
+    if (err == CL_SUCCESS)
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof ctx->local_mem, &ctx->local_mem,
+                                  NULL);
+    if (err != CL_SUCCESS)
+        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetDeviceInfo failed");
+    /* The vectors family runs work-groups of 256 items, or the largest power of two the
+     * device allows; the blocks family runs one item per group. */
+    ctx->work_group_size = 256;
+    while (ctx->work_group_size > max_wg && ctx->work_group_size > 1) ctx->work_group_size /= 2;
+    if (ctx->compute_units == 0) ctx->compute_units = 1;
+    ctx->family = family_for(ctx->device_type);
+    return CLSEL_SUCCESS;
+}
+
+static void keep_build_log(clsel_cl_context *ctx, char *dest, size_t dest_size)
+{
+    const clsel_cl_api *cl = ctx->cl;
+    size_t size = 0;
+    if (cl->clGetProgramBuildInfo(ctx->program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
+            CL_SUCCESS ||
+        size == 0)
+        return;
+    char *log = clsel_priv_malloc(size + 1);
+    if (!log) return;
+    if (cl->clGetProgramBuildInfo(ctx->program, ctx->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) ==
+        CL_SUCCESS) {
+        log[size] = '\0';
+        if (dest) {
+            snprintf(dest, dest_size, "%s", log);
+        } else {
+            ctx->build_log = log;
+            return;
+        }
+    }
+    clsel_priv_free(log);
+}
+
+static clsel_status build_program(clsel_cl_context *ctx)
+{
+    const clsel_cl_api *cl = ctx->cl;
+    const char *source = (const char *)clsel_priv_select_cl_source;
+    size_t length = clsel_priv_select_cl_source_size;
+    cl_int err = CL_SUCCESS;
+    ctx->program = cl->clCreateProgramWithSource(ctx->context, 1, &source, &length, &err);
+    if (!ctx->program || err != CL_SUCCESS) {
+        ctx->program = NULL;
+        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateProgramWithSource failed");
+    }
+    /* Only the family's define: every OpenCL 1.2 driver accepts -D, and fast-math
+     * options stay off (the kernels do no arithmetic on values anyway). */
+    const char *options = ctx->family == CLSEL_PRIV_FAMILY_VECTORS ? "-DCLSEL_VECTORS" : "-DCLSEL_BLOCKS";
+    err = cl->clBuildProgram(ctx->program, 1, &ctx->device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        failed_build_log[0] = '\0';
+        keep_build_log(ctx, failed_build_log, sizeof failed_build_log);
+        const int excerpt = 200; /* the whole log stays in clsel_cl_build_log(NULL) */
+        return clsel_priv_fail_cl(err == CL_BUILD_PROGRAM_FAILURE ? CLSEL_ERROR_BUILD : CLSEL_ERROR_OPENCL,
+                             err, "clBuildProgram failed on %s: %.*s%s", ctx->device_name, excerpt,
+                             failed_build_log, strlen(failed_build_log) > (size_t)excerpt ? "..." : "");
+    }
+    keep_build_log(ctx, NULL, 0);
+    return CLSEL_SUCCESS;
+}
+
+static clsel_status create_kernels(clsel_cl_context *ctx)
+{
+    const clsel_cl_api *cl = ctx->cl;
+    kernel_slot *slots = &ctx->kernels[0][0];
+    for (int i = 0; i < ELEMENT_WIDTHS * KERNELS_PER_WIDTH; ++i, ++ctx->locks_ready)
+        if (clsel_mutex_init(&slots[i].lock) != 0)
+            return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the kernels' locks");
+    for (int ew = 0; ew < ELEMENT_WIDTHS; ++ew)
+        for (int k = 0; k < kernels_in_family(ctx->family); ++k) {
+            kernel_slot *slot = &ctx->kernels[ew][k];
+            char name[64];
+            cl_int err = CL_SUCCESS;
+            kernel_name(name, sizeof name, ctx->family, ew, k);
+            slot->kernel = cl->clCreateKernel(ctx->program, name, &err);
+            if (!slot->kernel || err != CL_SUCCESS) {
+                slot->kernel = NULL;
+                return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateKernel(%s) failed", name);
+            }
+            size_t kernel_wg = 0;
+            err = cl->clGetKernelWorkGroupInfo(slot->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                               sizeof kernel_wg, &kernel_wg, NULL);
+            if (err != CL_SUCCESS)
+                return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetKernelWorkGroupInfo(%s) failed", name);
+            while (ctx->work_group_size > kernel_wg && ctx->work_group_size > 1) ctx->work_group_size /= 2;
+        }
+    return CLSEL_SUCCESS;
+}
+
+clsel_status clsel_cl_context_create(cl_context context, cl_device_id device, clsel_cl_context **out)
+{
+    if (!out) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_context_create: ctx is NULL");
+    if (!context || !device)
+        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT,
+                          "clsel_cl_context_create: %s is NULL", context ? "device" : "context");
+    const clsel_cl_api *cl = clsel_priv_cl();
+    if (!cl) return CLSEL_ERROR_NO_DEVICE;
+    clsel_status st = check_device_in_context(cl, context, device);
+    if (st != CLSEL_SUCCESS) return st;
+
+    clsel_cl_context *ctx = clsel_priv_calloc(1, sizeof *ctx);
+    if (!ctx) return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "clsel_cl_context_create: out of host memory");
+    ctx->cl = cl;
+    cl_int err = cl->clRetainContext(context);
+    if (err != CL_SUCCESS) {
+        clsel_priv_free(ctx);
+        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clRetainContext failed");
+    }
+    ctx->context = context;
+    err = cl->clRetainDevice(device);
+    if (err != CL_SUCCESS) {
+        clsel_cl_context_destroy(ctx);
+        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clRetainDevice failed");
+    }
+    ctx->device = device;
+    st = query_device(ctx);
+    if (st == CLSEL_SUCCESS) st = build_program(ctx);
+    if (st == CLSEL_SUCCESS) st = create_kernels(ctx);
+    if (st != CLSEL_SUCCESS) {
+        clsel_cl_context_destroy(ctx);
+        return st;
+    }
+    *out = ctx;
+    return CLSEL_SUCCESS;
+}
+
+void clsel_cl_context_destroy(clsel_cl_context *ctx)
+{
+    if (!ctx) return;
+    const clsel_cl_api *cl = ctx->cl;
+    kernel_slot *slots = &ctx->kernels[0][0];
+    for (int i = 0; i < ELEMENT_WIDTHS * KERNELS_PER_WIDTH; ++i) {
+        if (slots[i].kernel) cl->clReleaseKernel(slots[i].kernel);
+        if (i < ctx->locks_ready) clsel_mutex_destroy(&slots[i].lock);
+    }
+    if (ctx->program) cl->clReleaseProgram(ctx->program);
+    if (ctx->device) cl->clReleaseDevice(ctx->device);
+    if (ctx->context) cl->clReleaseContext(ctx->context);
+    clsel_priv_free(ctx->build_log);
+    clsel_priv_free(ctx);
+}
+
+const char *clsel_cl_build_log(const clsel_cl_context *ctx)
+{
+    if (!ctx) return failed_build_log;
+    return ctx->build_log ? ctx->build_log : "";
+}
+
+const char *clsel_cl_device_name(const clsel_cl_context *ctx) { return ctx ? ctx->device_name : ""; }
+
+cl_int clsel_cl_last_cl_error(void) { return (cl_int)clsel_priv_last_cl_code(); }

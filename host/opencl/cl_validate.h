@@ -1,0 +1,27 @@
+/* cl_validate.h - argument and buffer checks of clsel_cl_enqueue (docs/semantics.md, Statuses),
+ * done before anything is enqueued. */
+#ifndef CLSEL_HOST_CL_VALIDATE_H
+#define CLSEL_HOST_CL_VALIDATE_H
+
+#include "opencl/cl_context.h"
+#include "plan/plan.h"
+
+/* One tensor argument of an enqueue: cond, then, else or out. */
+typedef struct clsel_priv_tensor {
+    const char *name;
+    cl_mem mem;
+    size_t offset;    /* bytes */
+    size_t elem_size; /* bytes */
+    int64_t count;    /* elements */
+} clsel_priv_tensor;
+
+enum { TENSOR_COND = 0, TENSOR_THEN = 1, TENSOR_ELSE = 2, TENSOR_OUT = 3, TENSORS = 4 };
+
+/* Checks the queue against ctx, the wait list, and every tensor: NULL buffers,
+ * offset alignment and overflow, CL_MEM_SIZE, a read-only output, and overlap between
+ * the output and the inputs (the plan's rule: plan_overlap.c). */
+clsel_status clsel_priv_validate_call(const clsel_cl_context *ctx, const clsel_plan *plan, cl_command_queue queue,
+                              const clsel_priv_tensor tensors[TENSORS], cl_uint num_wait,
+                              const cl_event *wait_list);
+
+#endif

@@ -1,0 +1,114 @@
+/* plan.h - the plan: everything the CPU loop and the OpenCL launcher need to know about
+ * one (dtype, shapes, attrs) combination. The plan is the only code that knows
+ * broadcasting; its consumers see a collapsed geometry of at most CLSEL_MAX_RANK dims
+ * with an element stride per operand (0 on broadcast dims). */
+#ifndef CLSEL_HOST_PLAN_H
+#define CLSEL_HOST_PLAN_H
+
+#include "clsel.h"
+
+/* Operand slots of the collapsed geometry; the output is the fourth operand. */
+enum { PLAN_COND = 0, PLAN_THEN = 1, PLAN_ELSE = 2, PLAN_OUT = 3, PLAN_OPERANDS = 4 };
+
+struct clsel_plan {
+    clsel_dtype dtype;
+    size_t elem_size;
+    clsel_attrs attrs;
+    clsel_shape in_shape[3]; /* cond, then, else as given */
+    int64_t in_count[3];
+    clsel_shape out_shape;
+    int64_t out_count;
+
+    /* Collapsed geometry, innermost dim first: size-1 output dims dropped, neighbours
+     * that are contiguous for every operand merged. The innermost stride of cond, then
+     * and else is 0 or 1; the output's strides are dense. rank 0 means one element
+     * (or none, when out_count is 0). */
+    int32_t rank;
+    int64_t dims[CLSEL_MAX_RANK];
+    int64_t strides[PLAN_OPERANDS][CLSEL_MAX_RANK];
+};
+
+/* The walk over the output that the CPU path and the OpenCL kernels share
+ * (plan_blocks.c): the output in blocks of consecutive elements, each block dims
+ * [0, inner) whole and `split` consecutive indices of dim `inner` (fewer at the end of
+ * that dim). Inside a block, each input is read as one of: */
+typedef enum plan_access {
+    PLAN_ACCESS_RUN = 0,     /* a contiguous run: block element j is input element offset + j */
+    PLAN_ACCESS_FIXED = 1,   /* one element for the whole block */
+    PLAN_ACCESS_PATTERN = 2, /* anything else: gathered by the back end, dim by dim */
+} plan_access;
+
+typedef struct plan_blocks {
+    int32_t inner;          /* dims [0, inner) lie whole in every block; inner <= rank */
+    int64_t inner_elements; /* their product */
+    int64_t split;          /* indices of dim `inner` per block (1 when inner == rank) */
+    int64_t elements;       /* elements in a full block: inner_elements * split */
+    int64_t count;          /* blocks in the whole output */
+    plan_access access[3];  /* cond, then, else */
+    /* The order of the blocks: an odometer over `levels` levels, fastest first. Each is
+     * one dim above `inner`, or (at chunk_level; -1 when inner == rank) the blocks
+     * along dim `inner`, of which there are extent[chunk_level] with `split` indices
+     * each but the last (last_split). step[t][l]: tensor t's element offset from one
+     * index of level l to the next. The level that goes fastest is the one along which
+     * the gathered inputs stay the same most (plan_blocks.c). */
+    int32_t levels, chunk_level;
+    int64_t last_split;
+    int64_t extent[CLSEL_MAX_RANK];
+    int64_t step[PLAN_OPERANDS][CLSEL_MAX_RANK];
+} plan_blocks;
+
+/* One block of the walk: where it starts in every tensor. */
+typedef struct plan_block {
+    int64_t split;                 /* indices of dim `inner` in this block */
+    int64_t offset[PLAN_OPERANDS]; /* element offset of its first element, per tensor */
+    int64_t coord[CLSEL_MAX_RANK]; /* its index along each level */
+} plan_block;
+
+/* Blocks of at most `target` elements (one, when target < 1); when the innermost dim
+ * has `long_row` elements or more, blocks are pieces of single rows (every input then
+ * a run or fixed), since gathering pays only for short rows. Only for a plan with a
+ * non-empty output. */
+void clsel_priv_plan_blocks_make(const clsel_plan *plan, int64_t target, int64_t long_row, plan_blocks *blocks);
+/* Block `index` of the walk (0 <= index < count), and the one after it. */
+void clsel_priv_plan_block_at(const plan_blocks *blocks, int64_t index, plan_block *at);
+void clsel_priv_plan_block_next(const plan_blocks *blocks, plan_block *at);
+/* k blocks on (k >= 1, at most to the first block of the next line of level 0). */
+void clsel_priv_plan_block_skip(const plan_blocks *blocks, plan_block *at, int64_t k);
+
+/* How each output dim is fed: axis_of[op][d] is the axis of input `op` (cond, then,
+ * else) read along output dim d, or -1 where that input is broadcast. */
+typedef struct plan_layout {
+    clsel_shape out;
+    int64_t out_count;
+    int8_t axis_of[3][CLSEL_MAX_RANK];
+} plan_layout;
+
+/* Validates the shapes and attrs and computes the output shape and the axis mapping
+ * (plan_shape.c). On failure sets the message and returns its status. */
+clsel_status clsel_priv_plan_layout_compute(const clsel_shape *cond, const clsel_shape *then_shape,
+                                 const clsel_shape *else_shape, const clsel_attrs *attrs,
+                                 plan_layout *layout);
+
+/* Element count of a valid shape; -1 when it does not fit in int64. */
+int64_t clsel_priv_plan_shape_count(const clsel_shape *shape);
+
+/* Which inputs advance along the collapsed innermost dim, as bits: cond 4, then 2,
+ * else 1 (0 for a rank-0 plan). Kernels and loops specialised on it are indexed by it. */
+int clsel_priv_plan_inner_advances(const clsel_plan *plan);
+
+/* Where one tensor of a run lies: `root` names the memory (a cl_mem's root buffer, or
+ * any fixed non-NULL value for host memory) and `begin` the byte offset of its first
+ * element in it (a host pointer's address). A NULL root never overlaps anything. */
+typedef struct plan_span {
+    const void *root;
+    uint64_t begin;
+} plan_span;
+
+/* The in-place and overlap rule, for both back ends (plan_overlap.c): the output may
+ * start exactly where then or else starts when that input has the output's shape; any
+ * other overlap of the output with an input is CLSEL_ERROR_BUFFER, with the byte
+ * ranges in the message (relative to the lower of the two starts when `relative`, as
+ * for host addresses). spans: cond, then, else, out. */
+clsel_status clsel_priv_plan_check_overlap(const clsel_plan *plan, const plan_span spans[PLAN_OPERANDS], int relative);
+
+#endif

@@ -1,6 +1,6 @@
 /* test_headers.c - both public headers compile as pedantic C11 with warnings on. */
-#include "clsel.h" /* twice: include guards */
 #include "clsel_cl.h"
+#include "clsel.h" /* twice: include guards */
 
 int main(void)
 {

@@ -287,6 +287,19 @@ CLSEL_API const char *clsel_runtime_fallback_reason(const clsel_runtime *rt);
 CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
                                          const void *then_data, const void *else_data, void *out);
 
+/* Where the calling thread's last clsel_runtime_run ran (thread-local, like
+ * clsel_last_error). CLSEL_RUN_RESCUED: the device failed part-way through a chunked
+ * run and the CPU path computed the whole result instead; the result is exact and the
+ * status CLSEL_SUCCESS, but the device is suspect (clsel_last_error keeps the device's
+ * failure message). */
+typedef enum clsel_run_path {
+    CLSEL_RUN_NONE = 0,    /* no run on this thread yet, or the last one failed */
+    CLSEL_RUN_CPU = 1,     /* on the CPU path (a CPU runtime, or a run below the threshold) */
+    CLSEL_RUN_DEVICE = 2,  /* on the OpenCL device */
+    CLSEL_RUN_RESCUED = 3, /* begun on the device, finished on the CPU path */
+} clsel_run_path;
+CLSEL_API clsel_run_path clsel_runtime_last_run_path(void);
+
 /* Runs that move fewer bytes than this (inputs at their own sizes plus the output) take
  * the CPU path whatever the runtime's device: below it the OpenCL round trip's fixed
  * cost (four buffers, a launch, a blocking read) exceeds the whole CPU run, which

@@ -66,6 +66,9 @@ static void interop_workflow(void)
     clsel_cl_context_destroy(ctx);
 }
 
+/* Chunked runs the CPU path finished after a device fault (clsel_runtime_last_run_path). */
+static long rescued_runs;
+
 /* The runtime: AUTO falls back to the CPU path if the device cannot be opened. */
 static void runtime_workflow(void)
 {
@@ -84,9 +87,13 @@ static void runtime_workflow(void)
         memset(got, 0xC3, sizeof got);
         st = clsel_runtime_run(rt, plan, cond, then_data, else_data, got);
         note(st);
+        const int on_cpu = clsel_runtime_device(rt) == CLSEL_DEVICE_CPU;
         if (st == CLSEL_SUCCESS) {
             CHECK(memcmp(got, want, sizeof got) == 0);
+            CHECK_MSG(clsel_runtime_last_run_path() == (on_cpu ? CLSEL_RUN_CPU : CLSEL_RUN_DEVICE),
+                      "one-chunk run: path %d", (int)clsel_runtime_last_run_path());
         } else {
+            CHECK(clsel_runtime_last_run_path() == CLSEL_RUN_NONE);
             uint32_t sentinel[N];
             memset(sentinel, 0xC3, sizeof sentinel);
             CHECK(memcmp(got, sentinel, sizeof got) == 0);
@@ -95,11 +102,19 @@ static void runtime_workflow(void)
          * part-way must still end in the right result, finished on the CPU path. */
         clsel_testing_max_alloc(sizeof got / 4);
         memset(got, 0xC3, sizeof got);
+        const long rescues = clsel_testing_rescues();
         st = clsel_runtime_run(rt, plan, cond, then_data, else_data, got);
         clsel_testing_max_alloc(0);
         note(st);
         CHECK_MSG(st == CLSEL_SUCCESS && memcmp(got, want, sizeof got) == 0, "chunked run: %s",
                   clsel_status_string(st));
+        /* The caller learns whether the device finished the run or the CPU path did. */
+        const clsel_run_path path = on_cpu                                ? CLSEL_RUN_CPU
+                                    : clsel_testing_rescues() > rescues ? CLSEL_RUN_RESCUED
+                                                                        : CLSEL_RUN_DEVICE;
+        CHECK_MSG(clsel_runtime_last_run_path() == path, "chunked run: path %d, expected %d",
+                  (int)clsel_runtime_last_run_path(), (int)path);
+        rescued_runs += path == CLSEL_RUN_RESCUED;
     }
     clsel_plan_destroy(plan);
     clsel_runtime_destroy(rt);
@@ -141,6 +156,9 @@ int main(int argc, char **argv)
     CHECK(cl_faults > 10 && alloc_faults >= 2);
     CHECK(status_seen[CLSEL_ERROR_BUILD] > 0 && status_seen[CLSEL_ERROR_OPENCL] > 0);
     CHECK(status_seen[CLSEL_ERROR_OUT_OF_MEMORY] > 0);
+    CHECK_MSG(rescued_runs > 0, "no chunked run was rescued by the CPU path");
+    printf("%ld chunked runs finished on the CPU path after a device fault, each reported as rescued\n",
+           rescued_runs);
     test_cl_close(&env);
     return check_report("test_faults");
 }

@@ -22,6 +22,8 @@ struct clsel_runtime {
 uint64_t clsel_priv_runtime_chunk_bytes(const clsel_runtime *rt);
 
 /* clsel_runtime_run for tensors over that size: in chunks (runtime_chunked.c). */
-clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3], void *out);
+/* *rescued is set to 1 when the device failed part-way and the CPU path did the run. */
+clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
+                                            void *out, int *rescued);
 
 #endif

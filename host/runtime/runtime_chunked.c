@@ -4,6 +4,8 @@
  * queues and two sets of buffers so that one chunk's transfers can overlap the other's
  * kernel on devices that copy and compute at once. If the device fails part-way, the run is finished on the CPU path:
  * the caller gets the right result rather than half of one. */
+#include <stdio.h>
+
 #include "common/error.h"
 #include "common/testing.h"
 #include "cpu/select_cpu.h"
@@ -70,8 +72,10 @@ static clsel_status run_chunk(chunk_run *run, int set, const clsel_plan *chunk, 
     return err == CL_SUCCESS ? CLSEL_SUCCESS : clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clEnqueueReadBuffer failed");
 }
 
-clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3], void *out)
+clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
+                                            void *out, int *rescued)
 {
+    *rescued = 0;
     const clsel_cl_api *cl = rt->cl;
     plan_chunks it;
     clsel_priv_plan_chunks_start(&it, plan, (int64_t)(clsel_priv_runtime_chunk_bytes(rt) / plan->elem_size));
@@ -103,7 +107,12 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
     }
     if (st != CLSEL_SUCCESS) { /* the device failed part-way: the whole run on the CPU path */
         clsel_testing_count_rescue();
+        *rescued = 1;
+        char device_failure[1024];
+        snprintf(device_failure, sizeof device_failure, "%s", clsel_last_error());
         st = clsel_plan_run_cpu(plan, in[0], in[1], in[2], out);
+        if (st == CLSEL_SUCCESS) /* the caller can still read what went wrong on the device */
+            clsel_priv_fail(CLSEL_ERROR_OPENCL, "%s (the run was finished on the CPU path)", device_failure);
     }
     return st;
 }

@@ -54,6 +54,9 @@ static clsel_status run_opencl(clsel_runtime *rt, const clsel_plan *plan, const 
     return st;
 }
 
+/* Where this thread's last clsel_runtime_run ran (clsel_runtime_last_run_path). */
+static _Thread_local clsel_run_path last_path = CLSEL_RUN_NONE;
+
 /* Bytes a run moves: each input at its own size, and the output. */
 static uint64_t bytes_moved(const clsel_plan *plan)
 {
@@ -74,10 +77,20 @@ clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const 
 {
     if (!rt || !plan)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_run: %s is NULL", rt ? "plan" : "rt");
+    last_path = CLSEL_RUN_NONE;
     clsel_status st = clsel_priv_cpu_check_buffers(plan, cond, then_data, else_data, out);
-    if (st != CLSEL_SUCCESS || plan->out_count == 0) return st;
-    if (rt->kind == CLSEL_DEVICE_CPU || bytes_moved(plan) < rt->min_device_bytes)
-        return clsel_plan_run_cpu(plan, cond, then_data, else_data, out);
+    if (st != CLSEL_SUCCESS) return st;
+    if (plan->out_count == 0 || rt->kind == CLSEL_DEVICE_CPU || bytes_moved(plan) < rt->min_device_bytes) {
+        st = clsel_plan_run_cpu(plan, cond, then_data, else_data, out);
+        if (st == CLSEL_SUCCESS) last_path = CLSEL_RUN_CPU;
+        return st;
+    }
     const void *const in[3] = {cond, then_data, else_data};
-    return fits_one_chunk(rt, plan) ? run_opencl(rt, plan, in, out) : clsel_priv_runtime_run_chunked(rt, plan, in, out);
+    int rescued = 0;
+    st = fits_one_chunk(rt, plan) ? run_opencl(rt, plan, in, out)
+                                  : clsel_priv_runtime_run_chunked(rt, plan, in, out, &rescued);
+    if (st == CLSEL_SUCCESS) last_path = rescued ? CLSEL_RUN_RESCUED : CLSEL_RUN_DEVICE;
+    return st;
 }
+
+clsel_run_path clsel_runtime_last_run_path(void) { return last_path; }

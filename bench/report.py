@@ -30,6 +30,7 @@ BIG = 1 << 20  # targets apply to cases with at least this many output elements
 PEER_NAMES = {"numpy": "numpy.where", "onnxruntime": "ONNX Runtime Where", "openvino": "OpenVINO Select",
               "pyopencl": "PyOpenCL kernel"}
 TARGET_OPENCL, TARGET_OPENCL_SAME, TARGET_CPU, TARGET_ENQUEUE_US = 85.0, 90.0, 80.0, 5.0
+TARGET_PLAN_US = 20.0
 
 
 def load(path):
@@ -146,6 +147,10 @@ def target_lines(run):
         out.append(f"- Faster than {PEER_NAMES[p]} (clsel {mine}), median against median: "
                    + ("**met**" if not slower else f"**missed** on {len(slower)} of {ran}: " + ", ".join(slower))
                    + f" ({ran} cases run)")
+    if run.cpu and run.cpu.get("plan_us"):
+        us = run.cpu["plan_us"]
+        out.append(f"- Host cost of one `clsel_plan_create` (median, a rank-8 pattern): {us:.2f} us "
+                   + ("**met**" if us <= TARGET_PLAN_US else "**missed**") + f" (target <= {TARGET_PLAN_US:.0f} us)")
     if run.opencl:
         us = run.opencl.get("enqueue_us")
         out.append(f"- Host cost of one `clsel_cl_enqueue` (median): {us:.2f} us "

@@ -47,6 +47,7 @@ typedef struct bench_report {
     char copy_method[160]; /* which copy was best, and each copy's figure */
     double build_first_ms, build_again_ms; /* OpenCL program build, first and second */
     double enqueue_us;                     /* median host cost of one clsel_cl_enqueue */
+    double plan_us;                        /* median cost of one clsel_plan_create (cpu reports) */
     bench_result results[BENCH_MAX_RESULTS];
     size_t count;
 } bench_report;

@@ -243,10 +243,32 @@ bench_cpu_env *bench_cpu_open(const bench_options *o, int threads, bench_report 
     return env;
 }
 
+/* What one clsel_plan_create costs (and its destroy): the rank-8 pattern of the named
+ * case rank8, which collapses nothing and so takes the longest. */
+static double plan_cost_us(void)
+{
+    enum { CALLS = 2000 };
+    static const clsel_shape shapes[3] = {{8, {10, 1, 10, 1, 10, 1, 10, 1}},
+                                          {8, {1, 6, 1, 6, 1, 6, 1, 6}},
+                                          {8, {10, 6, 10, 6, 10, 6, 10, 6}}};
+    static double samples[CALLS];
+    for (int i = 0; i < CALLS; ++i) {
+        clsel_plan *plan = NULL;
+        const double t0 = bench_now_ms();
+        const clsel_status st = clsel_plan_create(CLSEL_F32, &shapes[0], &shapes[1], &shapes[2], NULL, &plan);
+        clsel_plan_destroy(plan);
+        samples[i] = (bench_now_ms() - t0) * 1e3;
+        if (st != CLSEL_SUCCESS) return -1;
+    }
+    return bench_median(samples, CALLS);
+}
+
 int bench_run_cpu(const bench_options *o, bench_report *report)
 {
     bench_cpu_env *env = bench_cpu_open(o, o->threads, report);
     if (!env) return -1;
+    report->plan_us = plan_cost_us();
+    fprintf(stderr, "bench cpu: clsel_plan_create host cost %.2f us (median, rank 8)\n", report->plan_us);
     for (size_t i = 0; i < bench_case_count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
         if (!bench_selected(o, &bench_cases[i])) continue;
         bench_result *r = &report->results[report->count++];

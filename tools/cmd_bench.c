@@ -229,7 +229,7 @@ static void json_report(FILE *f, const bench_report *report, const bench_thresho
         fprintf(f, ", \"build_first_ms\": %.3f, \"build_again_ms\": %.3f, \"enqueue_us\": %.3f",
                 report->build_first_ms, report->build_again_ms, report->enqueue_us);
     else
-        fprintf(f, ", \"threads\": %d", report->threads);
+        fprintf(f, ", \"threads\": %d, \"plan_us\": %.3f", report->threads, report->plan_us);
     if (o->sweep) {
         bench_sweep_stats st;
         bench_sweep_summarize(report, &st);

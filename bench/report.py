@@ -294,7 +294,10 @@ def markdown(run, options):
         "",
         "which runs `clsel bench --device all --json build/bench/clsel.json`, "
         "`clsel bench --device cpu --threads $(nproc) --json build/bench/clsel_threads.json`, "
-        "`bench/peers.py --cases build/bench/clsel.json --json build/bench/peers.json` and this script.",
+        "`bench/peers.py --cases build/bench/clsel.json --json build/bench/peers.json`, "
+        "`clsel bench --sweep 100 --seed 1 --json build/bench/sweep.json`, "
+        "`bench/peers.py --cases build/bench/sweep.json --peer numpy --json build/bench/sweep_peers.json` "
+        "and this script.",
         "",
         "## Targets",
         "",

@@ -278,18 +278,18 @@ CLSEL_API const char *clsel_runtime_fallback_reason(const clsel_runtime *rt);
  * rules), on the runtime's device: uploads the inputs, runs, downloads the result into
  * `out`, and returns when `out` holds it (blocking). The result is identical bit for
  * bit to the CPU path's. Small runs (clsel_runtime_set_min_device_bytes below) run on
- * the CPU path. Bigger tensors, including those that would not fit one device
- * allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), stream through the device in chunks of the
- * output of at most 4 MiB, each uploading only the slices of the inputs it reads, on two
- * queues so that transfers and kernels can overlap; if the device fails part-way
- * through those, the run is completed on the CPU path. Safe to call from several
- * threads at once on one runtime. */
+ * the CPU path. The others, including tensors that would not fit one device allocation
+ * (CL_DEVICE_MAX_MEM_ALLOC_SIZE), stream through the device in chunks of the output of
+ * at most 4 MiB (one chunk for a run that fits), each uploading only the slices of the
+ * inputs it reads, on two queues so that transfers and kernels can overlap; if the
+ * device fails during a run, the run is completed on the CPU path. Safe to call from
+ * several threads at once on one runtime. */
 CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
                                          const void *then_data, const void *else_data, void *out);
 
 /* Where the calling thread's last clsel_runtime_run ran (thread-local, like
- * clsel_last_error). CLSEL_RUN_RESCUED: the device failed part-way through a chunked
- * run and the CPU path computed the whole result instead; the result is exact and the
+ * clsel_last_error). CLSEL_RUN_RESCUED: the device failed during the run and the CPU
+ * path computed the whole result instead; the result is exact and the
  * status CLSEL_SUCCESS, but the device is suspect (clsel_last_error keeps the device's
  * failure message). */
 typedef enum clsel_run_path {

@@ -69,6 +69,17 @@ static void interop_workflow(void)
 /* Chunked runs the CPU path finished after a device fault (clsel_runtime_last_run_path). */
 static long rescued_runs;
 
+/* The caller learns whether the device finished a successful run or the CPU path did. */
+static void check_path(int on_cpu, long rescues_before, const char *what)
+{
+    const clsel_run_path path = on_cpu                                       ? CLSEL_RUN_CPU
+                                : clsel_testing_rescues() > rescues_before ? CLSEL_RUN_RESCUED
+                                                                           : CLSEL_RUN_DEVICE;
+    CHECK_MSG(clsel_runtime_last_run_path() == path, "%s: path %d, expected %d", what,
+              (int)clsel_runtime_last_run_path(), (int)path);
+    rescued_runs += path == CLSEL_RUN_RESCUED;
+}
+
 /* The runtime: AUTO falls back to the CPU path if the device cannot be opened. */
 static void runtime_workflow(void)
 {
@@ -85,13 +96,13 @@ static void runtime_workflow(void)
             CHECK_MSG(*clsel_runtime_fallback_reason(rt) != '\0', "fell back without a reason");
         uint32_t got[N];
         memset(got, 0xC3, sizeof got);
+        const long rescues_before_run = clsel_testing_rescues();
         st = clsel_runtime_run(rt, plan, cond, then_data, else_data, got);
         note(st);
         const int on_cpu = clsel_runtime_device(rt) == CLSEL_DEVICE_CPU;
         if (st == CLSEL_SUCCESS) {
             CHECK(memcmp(got, want, sizeof got) == 0);
-            CHECK_MSG(clsel_runtime_last_run_path() == (on_cpu ? CLSEL_RUN_CPU : CLSEL_RUN_DEVICE),
-                      "one-chunk run: path %d", (int)clsel_runtime_last_run_path());
+            check_path(on_cpu, rescues_before_run, "one-chunk run");
         } else {
             CHECK(clsel_runtime_last_run_path() == CLSEL_RUN_NONE);
             uint32_t sentinel[N];
@@ -108,13 +119,7 @@ static void runtime_workflow(void)
         note(st);
         CHECK_MSG(st == CLSEL_SUCCESS && memcmp(got, want, sizeof got) == 0, "chunked run: %s",
                   clsel_status_string(st));
-        /* The caller learns whether the device finished the run or the CPU path did. */
-        const clsel_run_path path = on_cpu                                ? CLSEL_RUN_CPU
-                                    : clsel_testing_rescues() > rescues ? CLSEL_RUN_RESCUED
-                                                                        : CLSEL_RUN_DEVICE;
-        CHECK_MSG(clsel_runtime_last_run_path() == path, "chunked run: path %d, expected %d",
-                  (int)clsel_runtime_last_run_path(), (int)path);
-        rescued_runs += path == CLSEL_RUN_RESCUED;
+        check_path(on_cpu, rescues, "chunked run");
     }
     clsel_plan_destroy(plan);
     clsel_runtime_destroy(rt);

@@ -1,5 +1,6 @@
-/* runtime_chunked.c - clsel_runtime_run for tensors bigger than one chunk (and so for
- * those that do not fit one device allocation): the output in chunks (plan_chunk.c),
+/* runtime_chunked.c - clsel_runtime_run's device path, for every size: the output in
+ * chunks (plan_chunk.c; one chunk for a run that fits, and as many as it takes for
+ * tensors that do not fit one device allocation),
  * each with only the spans of the inputs it reads uploaded, alternating between two
  * queues and two sets of buffers so that one chunk's transfers can overlap the other's
  * kernel on devices that copy and compute at once. If the device fails part-way, the run is finished on the CPU path:

@@ -53,53 +53,26 @@ static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n)
  * of room, and what lands past a run is overwritten by the next one. */
 typedef cpu_run_loop run_loop;
 
-#define SPLAT_RUNS(W, T, REPEAT)                                                                              \
-    static void splat16_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,    \
-                            int64_t n, int64_t step, const uint8_t *src_end)                                 \
+/* One splat loop per element width W and store reach: REACH bytes per run (16 or 32,
+ * for runs at most that long: a fixed count of 8-byte stores the compiler unrolls), or
+ * with REACH 0 the run's own length rounded up to 8 bytes. */
+#define SPLAT_LOOP(NAME, W, T, REPEAT, REACH)                                                                 \
+    static void NAME(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, \
+                     int64_t step, const uint8_t *src_end)                                                    \
     {                                                                                                         \
         (void)src_end;                                                                                        \
-        const int64_t size = (int64_t)g->run_bytes;                                                           \
-        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                           \
+        const size_t bytes = g->run_bytes, reach = REACH ? REACH : bytes;                                     \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {                                          \
             T v;                                                                                              \
             memcpy(&v, src, W);                                                                               \
             const uint64_t p = (uint64_t)v * REPEAT;                                                          \
-            memcpy(dst, &p, 8);                                                                               \
-            memcpy(dst + 8, &p, 8);                                                                           \
-        }                                                                                                     \
-    }                                                                                                         \
-    static void splat32_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,    \
-                            int64_t n, int64_t step, const uint8_t *src_end)                                 \
-    {                                                                                                         \
-        (void)src_end;                                                                                        \
-        const int64_t size = (int64_t)g->run_bytes;                                                           \
-        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                           \
-            T v;                                                                                              \
-            memcpy(&v, src, W);                                                                               \
-            const uint64_t p = (uint64_t)v * REPEAT;                                                          \
-            memcpy(dst, &p, 8);                                                                               \
-            memcpy(dst + 8, &p, 8);                                                                           \
-            memcpy(dst + 16, &p, 8);                                                                          \
-            memcpy(dst + 24, &p, 8);                                                                          \
-        }                                                                                                     \
-    }                                                                                                         \
-    static void splat_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,      \
-                          int64_t n, int64_t step, const uint8_t *src_end)                                   \
-    {                                                                                                         \
-        (void)src_end;                                                                                        \
-        const size_t bytes = g->run_bytes;                                                                    \
-        const int64_t size = (int64_t)bytes;                                                                  \
-        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                           \
-            T v;                                                                                              \
-            memcpy(&v, src, W);                                                                               \
-            const uint64_t p = (uint64_t)v * REPEAT;                                                          \
-            for (size_t i = 0; i < bytes; i += 32) {                                                          \
-                memcpy(dst + i, &p, 8);                                                                       \
-                memcpy(dst + i + 8, &p, 8);                                                                   \
-                memcpy(dst + i + 16, &p, 8);                                                                  \
-                memcpy(dst + i + 24, &p, 8);                                                                  \
-            }                                                                                                 \
+            for (size_t i = 0; i < reach; i += 8) memcpy(dst + i, &p, 8);                                     \
         }                                                                                                     \
     }
+#define SPLAT_RUNS(W, T, REPEAT)                  \
+    SPLAT_LOOP(splat16_##W, W, T, REPEAT, 16)     \
+    SPLAT_LOOP(splat32_##W, W, T, REPEAT, 32)     \
+    SPLAT_LOOP(splat_##W, W, T, REPEAT, 0)
 
 SPLAT_RUNS(1, uint8_t, 0x0101010101010101ull)
 SPLAT_RUNS(2, uint16_t, 0x0001000100010001ull)

@@ -238,43 +238,29 @@ static const cpu_row_fn avx2_rows[2][4][8] = {
 
 /* ---- the gather's run loops (cpu_gather.c) ---------------------------------------- */
 
-/* Splats of up to 32 bytes: one broadcast and one store per run (up to 31 bytes past
- * it are written: the buffer has room, and the next run overwrites them). */
-#define SPLAT32(E, SET1, T)                                                                            \
-    AVX2 static void splat32_avx2_##E(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, \
-                                      int64_t step, const uint8_t *src_end)                              \
-    {                                                                                                  \
-        (void)src_end;                                                                                 \
-        const size_t size = g->run_bytes;                                                              \
-        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                    \
-            T v;                                                                                       \
-            memcpy(&v, src, E);                                                                        \
-            _mm256_storeu_si256((__m256i *)dst, SET1(v));                                              \
-        }                                                                                              \
+/* Splats: one broadcast per run, then 32-byte stores to the run's end (and up to 31
+ * bytes past it: the buffer has room, and the next run overwrites them). REACH 32: runs
+ * of at most 32 bytes, one store each; REACH 0: as many as the run's length takes. */
+#define SPLAT_AVX2(NAME, E, SET1, T, REACH)                                                          \
+    AVX2 static void NAME(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n,       \
+                          int64_t step, const uint8_t *src_end)                                      \
+    {                                                                                                \
+        (void)src_end;                                                                               \
+        const size_t size = g->run_bytes, reach = REACH ? REACH : size;                              \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                  \
+            T v;                                                                                     \
+            memcpy(&v, src, E);                                                                      \
+            const __m256i splat = SET1(v);                                                           \
+            for (size_t i = 0; i < reach; i += 32) _mm256_storeu_si256((__m256i *)(dst + i), splat); \
+        }                                                                                            \
     }
-SPLAT32(1, _mm256_set1_epi8, char)
-SPLAT32(2, _mm256_set1_epi16, short)
-SPLAT32(4, _mm256_set1_epi32, int)
-SPLAT32(8, _mm256_set1_epi64x, long long)
-
-/* Longer splats: 32-byte stores to the run's end (and up to 31 bytes past it). */
-#define SPLAT_LONG(E, SET1, T)                                                                           \
-    AVX2 static void splat_avx2_##E(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, \
-                                    int64_t step, const uint8_t *src_end)                                \
-    {                                                                                                    \
-        (void)src_end;                                                                                   \
-        const size_t size = g->run_bytes;                                                                \
-        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                      \
-            T v;                                                                                         \
-            memcpy(&v, src, E);                                                                          \
-            const __m256i splat = SET1(v);                                                               \
-            for (size_t i = 0; i < size; i += 32) _mm256_storeu_si256((__m256i *)(dst + i), splat);      \
-        }                                                                                                \
-    }
-SPLAT_LONG(1, _mm256_set1_epi8, char)
-SPLAT_LONG(2, _mm256_set1_epi16, short)
-SPLAT_LONG(4, _mm256_set1_epi32, int)
-SPLAT_LONG(8, _mm256_set1_epi64x, long long)
+#define SPLATS_AVX2(E, SET1, T)                           \
+    SPLAT_AVX2(splat32_avx2_##E, E, SET1, T, 32)          \
+    SPLAT_AVX2(splat_avx2_##E, E, SET1, T, 0)
+SPLATS_AVX2(1, _mm256_set1_epi8, char)
+SPLATS_AVX2(2, _mm256_set1_epi16, short)
+SPLATS_AVX2(4, _mm256_set1_epi32, int)
+SPLATS_AVX2(8, _mm256_set1_epi64x, long long)
 
 /* Runs of one element each repeated, taken from consecutive source elements (an [N,1]
  * input against [N,M], M short): 16 output bytes at a time, a byte shuffle of the 16

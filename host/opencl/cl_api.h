@@ -5,16 +5,7 @@
 #ifndef CLSEL_HOST_CL_API_H
 #define CLSEL_HOST_CL_API_H
 
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 120
-#endif
-#ifdef __APPLE__
-#include <OpenCL/cl.h>
-#else
-#include <CL/cl.h>
-#endif
-
-#include "clsel.h"
+#include "clsel_cl.h" /* the OpenCL headers, as the public interop header takes them */
 
 /* X(return type, name, parameter list, argument list, how a failure is reported):
  * CODE returns a cl_int; BUILD is clBuildProgram (fails as a build failure); OBJECT

@@ -42,18 +42,13 @@ static clsel_status check_wait_list(cl_uint num_wait, const cl_event *wait_list)
     return CLSEL_SUCCESS;
 }
 
-/* Where a tensor's bytes live: the buffer at the root of any sub-buffer, and the byte
- * range there. */
-typedef struct byte_range {
-    cl_mem root;
-    size_t begin, end;
-} byte_range;
-
-static clsel_status check_tensor(const clsel_cl_context *ctx, const clsel_priv_tensor *t, byte_range *range)
+/* Checks one tensor and finds where its bytes live: the buffer at the root of any
+ * sub-buffer, and the byte offset there. */
+static clsel_status check_tensor(const clsel_cl_context *ctx, const clsel_priv_tensor *t, plan_span *range)
 {
     const clsel_cl_api *cl = ctx->cl;
     range->root = NULL;
-    range->begin = range->end = 0;
+    range->begin = 0;
     if (t->count == 0) return CLSEL_SUCCESS;
     if (!t->mem)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "%s buffer is NULL but has %lld elements",
@@ -83,7 +78,6 @@ static clsel_status check_tensor(const clsel_cl_context *ctx, const clsel_priv_t
                           t->name, size, t->offset, (long long)t->count, t->elem_size, t->offset + bytes);
     range->root = parent ? parent : t->mem;
     range->begin = parent_offset + t->offset;
-    range->end = range->begin + bytes;
     return CLSEL_SUCCESS;
 }
 
@@ -106,12 +100,10 @@ clsel_status clsel_priv_validate_call(const clsel_cl_context *ctx, const clsel_p
 {
     clsel_status st = check_queue(ctx, queue);
     if (st == CLSEL_SUCCESS) st = check_wait_list(num_wait, wait_list);
-    byte_range ranges[TENSORS];
-    for (int i = 0; i < TENSORS && st == CLSEL_SUCCESS; ++i) st = check_tensor(ctx, &tensors[i], &ranges[i]);
+    plan_span spans[TENSORS];
+    for (int i = 0; i < TENSORS && st == CLSEL_SUCCESS; ++i) st = check_tensor(ctx, &tensors[i], &spans[i]);
     if (st == CLSEL_SUCCESS) st = check_output_writable(ctx, &tensors[TENSOR_OUT]);
     if (st != CLSEL_SUCCESS) return st;
 
-    plan_span spans[PLAN_OPERANDS];
-    for (int i = 0; i < TENSORS; ++i) spans[i] = (plan_span){ranges[i].root, ranges[i].begin};
     return clsel_priv_plan_check_overlap(plan, spans, 0);
 }

@@ -26,9 +26,9 @@ clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t byte
 clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
                                const void *then_data, const void *else_data, void *out)
 {
+    last_path = CLSEL_RUN_NONE;
     if (!rt || !plan)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_run: %s is NULL", rt ? "plan" : "rt");
-    last_path = CLSEL_RUN_NONE;
     clsel_status st = clsel_priv_cpu_check_buffers(plan, cond, then_data, else_data, out);
     if (st != CLSEL_SUCCESS) return st;
     if (plan->out_count == 0 || rt->kind == CLSEL_DEVICE_CPU || bytes_moved(plan) < rt->min_device_bytes) {

@@ -109,13 +109,12 @@ typedef struct bench_inputs {
     size_t bytes[3]; /* cond, then, else */
 } bench_inputs;
 
-/* Starts r for case c and makes the case's plan at the run's sizes; NULL, with the
- * library's message in r->error, when the plan is refused. */
-clsel_plan *bench_case_plan(const bench_options *o, const bench_case *c, bench_result *r);
-/* Allocates and fills (bench_fill) the plan's inputs and sets r->elements and r->bytes;
- * nonzero when out of memory (then nothing needs freeing but the plan). */
-int bench_inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs *in, bench_result *r);
-void bench_inputs_free(bench_inputs *in);
+/* Starts r for case c, makes the case's plan at the run's sizes and its inputs
+ * (bench_fill), and sets r->elements and r->bytes. NULL, with the reason in r->error
+ * (the library's message, or out of memory), when there is nothing to time. Either way
+ * bench_case_release(plan, in) frees what was made. */
+clsel_plan *bench_case_prepare(const bench_options *o, const bench_case *c, bench_inputs *in, bench_result *r);
+void bench_case_release(clsel_plan *plan, bench_inputs *in);
 
 /* One timing context per path, opened once per run: the OpenCL device --device auto
  * would pick (bench_cl.c) or the CPU path on `threads` threads (bench_cpu.c). Opening

@@ -222,15 +222,10 @@ void bench_cl_time(cl_env *env, const bench_options *o, const clsel_plan *plan, 
 
 static void run_case(const bench_options *o, cl_env *env, const bench_case *c, bench_result *r)
 {
-    clsel_plan *plan = bench_case_plan(o, c, r);
-    if (!plan) return;
-    bench_inputs in = {NULL, NULL, NULL, {0, 0, 0}};
-    if (bench_inputs_make(c, plan, &in, r) == 0)
-        bench_cl_time(env, o, plan, &in, r);
-    else
-        snprintf(r->error, sizeof r->error, "out of memory");
-    bench_inputs_free(&in);
-    clsel_plan_destroy(plan);
+    bench_inputs in;
+    clsel_plan *plan = bench_case_prepare(o, c, &in, r);
+    if (plan) bench_cl_time(env, o, plan, &in, r);
+    bench_case_release(plan, &in);
 }
 
 /* The host-side cost of one clsel_cl_enqueue on an existing plan: the call alone. */

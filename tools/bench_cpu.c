@@ -191,15 +191,10 @@ void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan
 
 static void run_case(const bench_options *o, bench_cpu_env *env, const bench_case *c, bench_result *r)
 {
-    clsel_plan *plan = bench_case_plan(o, c, r);
-    if (!plan) return;
-    bench_inputs in = {NULL, NULL, NULL, {0, 0, 0}};
-    if (bench_inputs_make(c, plan, &in, r) == 0)
-        bench_cpu_time(env, o, plan, &in, r);
-    else
-        snprintf(r->error, sizeof r->error, "out of memory");
-    bench_inputs_free(&in);
-    clsel_plan_destroy(plan);
+    bench_inputs in;
+    clsel_plan *plan = bench_case_prepare(o, c, &in, r);
+    if (plan) bench_cpu_time(env, o, plan, &in, r);
+    bench_case_release(plan, &in);
 }
 
 void bench_cpu_close(bench_cpu_env *env)

@@ -303,9 +303,8 @@ int bench_sweep(const bench_options *o, int with_opencl, int with_cpu, bench_rep
         const bench_case *c = bench_sweep_case(o->seed, i, o->quick);
         if (!bench_selected(o, c)) continue;
         bench_result base;
-        clsel_plan *plan = bench_case_plan(o, c, &base);
-        bench_inputs in = {NULL, NULL, NULL, {0, 0, 0}};
-        if (plan && bench_inputs_make(c, plan, &in, &base) != 0) snprintf(base.error, sizeof base.error, "out of memory");
+        bench_inputs in;
+        clsel_plan *plan = bench_case_prepare(o, c, &in, &base);
         fprintf(stderr, "sweep %-10s %-4s %11lld el ", c->name, clsel_dtype_name(c->dtype), (long long)base.elements);
         for (int p = 0; p < PATHS; ++p) {
             if (!paths[p]) continue;
@@ -323,8 +322,7 @@ int bench_sweep(const bench_options *o, int with_opencl, int with_cpu, bench_rep
                 fprintf(stderr, " %s%s %5.1f%%", paths[p]->kind, p == 2 ? "(all)" : "", r->pct_of_copy);
         }
         fprintf(stderr, "  %s\n", c->what);
-        bench_inputs_free(&in);
-        clsel_plan_destroy(plan);
+        bench_case_release(plan, &in);
     }
     bench_cl_close(cl);
     bench_cpu_close(cpu[0]);

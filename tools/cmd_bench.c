@@ -85,7 +85,7 @@ void bench_ceiling(bench_result *r, double read_gbps, double write_gbps)
     r->ceiling_pct = 100.0 * r->model_gbps / r->copy_gbps;
 }
 
-clsel_plan *bench_case_plan(const bench_options *o, const bench_case *c, bench_result *r)
+static clsel_plan *case_plan(const bench_options *o, const bench_case *c, bench_result *r)
 {
     const clsel_shape *shapes = o->quick ? c->quick : c->full;
     clsel_attrs attrs = bench_attrs(c);
@@ -98,7 +98,15 @@ clsel_plan *bench_case_plan(const bench_options *o, const bench_case *c, bench_r
     return plan;
 }
 
-int bench_inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs *in, bench_result *r)
+static void inputs_free(bench_inputs *in)
+{
+    free(in->cond);
+    free(in->then_data);
+    free(in->else_data);
+    memset(in, 0, sizeof *in);
+}
+
+static int inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs *in, bench_result *r)
 {
     const size_t w = clsel_dtype_size(c->dtype);
     in->bytes[0] = (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_COND);
@@ -109,7 +117,7 @@ int bench_inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs 
     in->else_data = malloc(in->bytes[2] + 1);
     r->elements = clsel_plan_output_count(plan);
     if (!in->cond || !in->then_data || !in->else_data) {
-        bench_inputs_free(in);
+        inputs_free(in);
         return -1;
     }
     bench_fill(c, plan, in->cond, in->then_data, in->else_data);
@@ -118,12 +126,22 @@ int bench_inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs 
     return 0;
 }
 
-void bench_inputs_free(bench_inputs *in)
+clsel_plan *bench_case_prepare(const bench_options *o, const bench_case *c, bench_inputs *in, bench_result *r)
 {
-    free(in->cond);
-    free(in->then_data);
-    free(in->else_data);
     memset(in, 0, sizeof *in);
+    clsel_plan *plan = case_plan(o, c, r);
+    if (plan && inputs_make(c, plan, in, r) != 0) {
+        snprintf(r->error, sizeof r->error, "out of memory");
+        clsel_plan_destroy(plan);
+        plan = NULL;
+    }
+    return plan;
+}
+
+void bench_case_release(clsel_plan *plan, bench_inputs *in)
+{
+    inputs_free(in);
+    clsel_plan_destroy(plan);
 }
 
 void bench_progress(const bench_report *report, const bench_result *r)

@@ -24,6 +24,15 @@
  *  - Host tensors are dense, row-major (C order), with no padding between elements.
  *  - Handles are opaque. `*_destroy(NULL)` is a no-op.
  *
+ * Option structs that can grow
+ *  - clsel_attrs and clsel_cpu_options begin with `struct_size`. Start from
+ *    clsel_attrs_default() / clsel_cpu_options_default(), which set it, and change the
+ *    fields you need. A program built against an older header passes a smaller size and
+ *    gets the defaults of fields added since; one built against a newer header runs on
+ *    an older library as long as the fields that library does not know are left at
+ *    their defaults (a new field's zero is always its default). A struct_size below the
+ *    first version's, or a newer field that is set, is CLSEL_ERROR_INVALID_ARGUMENT.
+ *
  * Threading
  *  - A clsel_plan is immutable after clsel_plan_create: any number of threads may use
  *    one plan at the same time (run it, query it). Destroy it only when no thread uses it.
@@ -123,6 +132,7 @@ typedef struct clsel_shape {
 } clsel_shape;
 
 typedef struct clsel_attrs {
+    uint32_t struct_size;                /* sizeof(clsel_attrs): see "Option structs"     */
     clsel_broadcast broadcast;           /* default CLSEL_BROADCAST_NUMPY                 */
     int64_t axis;                        /* pdpd only: first output dim that else and    */
                                          /* cond are placed on; -1 (default) = per input */
@@ -130,8 +140,13 @@ typedef struct clsel_attrs {
     clsel_cond_broadcast cond_broadcast; /* numpy only; default CLSEL_COND_ONE_WAY       */
 } clsel_attrs;
 
-/* numpy, axis -1, one-way cond. A NULL attrs pointer anywhere means these. */
-CLSEL_API clsel_attrs clsel_attrs_default(void);
+/* numpy, axis -1, one-way cond, and struct_size. A NULL attrs pointer anywhere means
+ * these. Inline, so that struct_size is the size the caller was compiled with. */
+static inline clsel_attrs clsel_attrs_default(void)
+{
+    clsel_attrs a = {sizeof(clsel_attrs), CLSEL_BROADCAST_NUMPY, -1, CLSEL_COND_ONE_WAY};
+    return a;
+}
 
 /* ---- names, messages, version ------------------------------------------------------ */
 
@@ -157,6 +172,28 @@ CLSEL_API clsel_dtype clsel_dtype_from_name(const char *name);
 
 /* "MAJOR.MINOR.PATCH" of the library actually linked. */
 CLSEL_API const char *clsel_version(void);
+
+/* ---- host memory ----------------------------------------------------------------------
+ * Every host allocation the library makes for its own objects (plans, runtimes, OpenCL
+ * contexts, build logs) goes through one allocator, malloc/free unless the caller
+ * installs its own: an inference runtime's arena, a tracking allocator, or one that
+ * fails on purpose to test the caller's out-of-memory handling. Tensor data is always
+ * the caller's; the library never allocates it on the host. */
+typedef struct clsel_allocator {
+    /* `size` bytes (size >= 1), aligned for any object type as malloc's are; NULL when
+     * out of memory (the call that needed it then fails with CLSEL_ERROR_OUT_OF_MEMORY). */
+    void *(*allocate)(void *user, size_t size);
+    /* Gives back memory `allocate` returned (never NULL). */
+    void (*release)(void *user, void *memory);
+    void *user; /* passed to both, untouched */
+} clsel_allocator;
+
+/* Installs `allocator` (copied; NULL restores malloc/free). Memory is released through
+ * the allocator installed at release time, so replace it only while no clsel object is
+ * alive, or with one that can release the previous one's memory; and not while another
+ * thread is inside the library. INVALID_ARGUMENT, changing nothing, if either function
+ * is NULL. */
+CLSEL_API clsel_status clsel_set_allocator(const clsel_allocator *allocator);
 
 /* ---- shape inference ----------------------------------------------------------------
  * The output shape Select gives for these input shapes, or an error (INVALID_SHAPE for
@@ -229,13 +266,22 @@ typedef void (*clsel_parallel_task)(void *task_context, int64_t index);
 typedef void (*clsel_parallel_for)(void *pool, int64_t count, clsel_parallel_task task, void *task_context);
 
 typedef struct clsel_cpu_options {
+    uint32_t struct_size;           /* sizeof(clsel_cpu_options): see "Option structs" */
     int32_t threads;                /* 0 or 1: the calling thread only (the default) */
     clsel_parallel_for parallel_for; /* NULL: use `threads`                           */
     void *pool;                     /* passed to parallel_for                        */
 } clsel_cpu_options;
 
+/* One thread, no pool, and struct_size (inline, like clsel_attrs_default). */
+static inline clsel_cpu_options clsel_cpu_options_default(void)
+{
+    clsel_cpu_options o = {sizeof(clsel_cpu_options), 1, NULL, NULL};
+    return o;
+}
+
 /* clsel_plan_run_cpu with options (NULL = the defaults: one thread). Small outputs run
- * on the calling thread whatever the options say. */
+ * on the calling thread whatever the options say. INVALID_ARGUMENT for a bad
+ * struct_size or threads < 0. */
 CLSEL_API clsel_status clsel_plan_run_cpu_options(const clsel_plan *plan, const void *cond,
                                                   const void *then_data, const void *else_data,
                                                   void *out, const clsel_cpu_options *options);
@@ -310,6 +356,14 @@ CLSEL_API clsel_run_path clsel_runtime_last_run_path(void);
 /* Sets that size for this runtime (0: every run on the device). Set it before sharing
  * the runtime between threads. */
 CLSEL_API clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t bytes);
+
+/* Device runs stream the output through the device in chunks of at most 4 MiB (and
+ * within the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE and 1/16 of its memory). This lowers
+ * that bound for this runtime, for a caller that must keep the runtime's device memory
+ * small (each chunk holds two sets of up to four buffers of about this size); 0 restores
+ * the default. A chunk holds at least one element whatever the bound. Set it before
+ * sharing the runtime between threads. */
+CLSEL_API clsel_status clsel_runtime_set_chunk_bytes(clsel_runtime *rt, uint64_t bytes);
 
 /* ---- devices ------------------------------------------------------------------------
  * What OpenCL offers on this machine, for listings and logs. */

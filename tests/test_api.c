@@ -1,5 +1,7 @@
 /* test_api.c - the small public functions: names, sizes, versions, statuses, dtype
- * rules, NULL handling of the plan queries. */
+ * rules, NULL handling of the plan queries, the caller's allocator, option structs of
+ * other sizes (older and newer headers). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -112,6 +114,113 @@ static void test_plan_queries(void)
     CHECK(plan == before);
 }
 
+/* An allocator that counts what it hands out and takes back, and fails when told to. */
+typedef struct counting_allocator {
+    long allocated, released;
+    int fail;
+} counting_allocator;
+
+static void *counting_allocate(void *user, size_t size)
+{
+    counting_allocator *a = user;
+    if (a->fail || size == 0) return NULL;
+    a->allocated++;
+    return malloc(size);
+}
+
+static void counting_release(void *user, void *memory)
+{
+    counting_allocator *a = user;
+    a->released++;
+    free(memory);
+}
+
+static void test_allocator(void)
+{
+    counting_allocator counts = {0, 0, 0};
+    clsel_allocator mine = {counting_allocate, counting_release, &counts};
+    clsel_allocator broken = mine;
+    broken.release = NULL;
+    CHECK_STATUS(clsel_set_allocator(&broken), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "release"));
+    broken = mine;
+    broken.allocate = NULL;
+    CHECK_STATUS(clsel_set_allocator(&broken), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "allocate"));
+
+    CHECK_OK(clsel_set_allocator(&mine));
+    clsel_shape s = SHAPE(2, 3);
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create(CLSEL_U8, &s, &s, &s, NULL, &plan));
+    CHECK_MSG(counts.allocated == 1 && counts.released == 0, "plan: %ld allocated, %ld released", counts.allocated,
+              counts.released);
+    clsel_plan_destroy(plan);
+    CHECK(counts.released == 1);
+    counts.fail = 1; /* out of memory: a status and a message, nothing handed out */
+    plan = (clsel_plan *)&plan;
+    CHECK_STATUS(clsel_plan_create(CLSEL_U8, &s, &s, &s, NULL, &plan), CLSEL_ERROR_OUT_OF_MEMORY);
+    CHECK(plan == (clsel_plan *)&plan && *clsel_last_error() != '\0');
+    CHECK_OK(clsel_set_allocator(NULL)); /* back to malloc/free */
+    plan = NULL;
+    CHECK_OK(clsel_plan_create(CLSEL_U8, &s, &s, &s, NULL, &plan));
+    clsel_plan_destroy(plan);
+    CHECK(counts.allocated == 1 && counts.released == 1);
+}
+
+/* The option structs as a newer header would have them: one more field. */
+typedef struct newer_attrs {
+    clsel_attrs known;
+    uint64_t added;
+} newer_attrs;
+typedef struct newer_cpu_options {
+    clsel_cpu_options known;
+    uint64_t added;
+} newer_cpu_options;
+
+static void test_option_sizes(void)
+{
+    clsel_shape s = SHAPE(2, 3);
+    clsel_plan *plan = NULL;
+    clsel_attrs a = clsel_attrs_default();
+    CHECK(a.struct_size == sizeof(clsel_attrs));
+    a.struct_size = 0; /* not started from clsel_attrs_default() */
+    CHECK_STATUS(clsel_plan_create(CLSEL_U8, &s, &s, &s, &a, &plan), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "clsel_attrs.struct_size is 0") && plan == NULL);
+    clsel_shape out;
+    CHECK_STATUS(clsel_infer_shape(&s, &s, &s, &a, &out), CLSEL_ERROR_INVALID_ARGUMENT);
+
+    newer_attrs newer;
+    memset(&newer, 0, sizeof newer);
+    newer.known = clsel_attrs_default();
+    newer.known.struct_size = sizeof newer;
+    newer.known.broadcast = CLSEL_BROADCAST_NONE; /* read: the known fields still count */
+    clsel_shape other = SHAPE(3);
+    CHECK_STATUS(clsel_infer_shape(&s, &other, &s, &newer.known, &out), CLSEL_ERROR_INVALID_SHAPE);
+    CHECK_OK(clsel_infer_shape(&s, &s, &s, &newer.known, &out)); /* the added field at its default */
+    newer.added = 7;
+    CHECK_STATUS(clsel_plan_create(CLSEL_U8, &s, &s, &s, &newer.known, &plan), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "knows only its first") && plan == NULL);
+
+    CHECK_OK(clsel_plan_create(CLSEL_U8, &s, &s, &s, NULL, &plan));
+    uint8_t cond[6] = {1, 0, 1, 0, 1, 0}, t[6] = {1, 2, 3, 4, 5, 6}, e[6] = {9, 9, 9, 9, 9, 9}, got[6] = {0};
+    clsel_cpu_options o = clsel_cpu_options_default();
+    CHECK(o.struct_size == sizeof(clsel_cpu_options) && o.threads == 1);
+    o.struct_size = 4;
+    CHECK_STATUS(clsel_plan_run_cpu_options(plan, cond, t, e, got, &o), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "clsel_cpu_options.struct_size is 4") && got[0] == 0);
+    o = clsel_cpu_options_default();
+    o.threads = -2;
+    CHECK_STATUS(clsel_plan_run_cpu_options(plan, cond, t, e, got, &o), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "threads is -2") && got[0] == 0);
+    newer_cpu_options newer_options;
+    memset(&newer_options, 0, sizeof newer_options);
+    newer_options.known = clsel_cpu_options_default();
+    newer_options.known.struct_size = sizeof newer_options;
+    CHECK_OK(clsel_plan_run_cpu_options(plan, cond, t, e, got, &newer_options.known));
+    CHECK(got[0] == 1 && got[1] == 9 && got[5] == 9);
+    clsel_plan_destroy(plan);
+}
+
 int main(void)
 {
     test_dtypes();
@@ -119,5 +228,7 @@ int main(void)
     test_version();
     test_dtype_rules();
     test_plan_queries();
+    test_allocator();
+    test_option_sizes();
     return check_report("test_api");
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "common/testing.h"
+#include "common/tuning.h" /* the library's internal knobs (linked with libclsel.a) */
 #include "cpu/select_cpu.h"
 #include "oracle.h"
 #include "test_util.h"
@@ -63,23 +63,23 @@ static void check_case(const big_case *c, uint64_t seed)
     uint8_t *got = test_alloc((size_t)d.out_count * d.w + TEST_GUARD_BYTES);
 
     for (int portable = 0; portable < 2; ++portable) {
-        clsel_testing_portable_cpu(portable);
+        clsel_priv_knob_set(CLSEL_PRIV_KNOB_PORTABLE_CPU, portable);
         const char *loops = portable ? "portable" : "default";
         CHECK_MSG(test_cpu_run_matches(plan, &d, got, NULL), "%s (%s loops): no options", c->name, loops);
         static const int32_t thread_counts[] = {0, 1, 2, 3, 7, 1000};
         for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; ++k) {
-            clsel_cpu_options opt = {thread_counts[k], NULL, NULL};
+            clsel_cpu_options opt = test_cpu_options(thread_counts[k], NULL, NULL);
             CHECK_MSG(test_cpu_run_matches(plan, &d, got, &opt), "%s (%s loops): %d threads", c->name, loops,
                       (int)thread_counts[k]);
         }
         serial_pool pool;
         memset(&pool, 0, sizeof pool);
-        clsel_cpu_options opt = {4, serial_parallel_for, &pool};
+        clsel_cpu_options opt = test_cpu_options(4, serial_parallel_for, &pool);
         CHECK_MSG(test_cpu_run_matches(plan, &d, got, &opt), "%s (%s loops): caller's pool", c->name, loops);
         CHECK_MSG(pool.calls <= 1 && !pool.repeated && pool.count <= 256, "%s: pool asked %d times for %lld tasks",
                   c->name, pool.calls, (long long)pool.count);
     }
-    clsel_testing_portable_cpu(0);
+    clsel_priv_knob_set(CLSEL_PRIV_KNOB_PORTABLE_CPU, 0);
     free(got);
     test_data_free(&d);
     clsel_plan_destroy(plan);

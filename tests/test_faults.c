@@ -1,19 +1,82 @@
-/* test_faults.c - fault injection (the test-only library, host/testing.h): for every N,
- * the N-th OpenCL call, then the N-th host allocation, of a whole workflow fails. Each
- * call must then return an error status with a message, hand out no event, leave the
- * output untouched, and AUTO must fall back to the CPU path when opening the device
- * fails; calls that succeed must still give exact results, and a chunked runtime run
- * (tensors over the device's allocation limit) must end right whatever fails.
+/* test_faults.c - fault injection into the shipped library: for every N, the N-th
+ * OpenCL call, then the N-th host allocation, of a whole workflow fails. OpenCL calls
+ * fail in tests/cl_fault_shim.c, an OpenCL library that forwards to the real one and
+ * that ctest names in CLSEL_OPENCL_LIBRARY; allocations fail in this test's allocator,
+ * installed with clsel_set_allocator. Each call must then return an error status with a
+ * message, hand out no event, leave the output untouched, and AUTO must fall back to
+ * the CPU path when opening the device fails; calls that succeed must still give exact
+ * results, and a chunked runtime run must end right whatever fails, reported as rescued
+ * exactly when a fault hit it.
  *
  *   test_faults [max_n]
  */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "common/testing.h"
 #include "test_cl.h"
 #include "test_util.h"
+
+/* One kind of fault: a counter of calls and the one that fails. */
+typedef struct fault_kind {
+    const char *name;
+    long (*arm)(long n);  /* the n-th call from now fails (0: none); returns the calls so far */
+    long (*calls)(void);  /* calls since the last arm */
+    long armed;
+} fault_kind;
+
+/* Allocations: this test's allocator fails the armed one. */
+static long alloc_calls, alloc_fail_at;
+
+static void *failing_allocate(void *user, size_t size)
+{
+    (void)user;
+    return ++alloc_calls == alloc_fail_at ? NULL : malloc(size);
+}
+
+static void plain_release(void *user, void *memory)
+{
+    (void)user;
+    free(memory);
+}
+
+static long alloc_arm(long n)
+{
+    long seen = alloc_calls;
+    alloc_calls = 0;
+    alloc_fail_at = n;
+    return seen;
+}
+
+static long alloc_count(void) { return alloc_calls; }
+
+static fault_kind opencl_faults = {"OpenCL call", NULL, NULL, 0};
+static fault_kind alloc_faults = {"allocation", alloc_arm, alloc_count, 0};
+
+/* The shim's controls, from the module clsel loaded (dlopen hands back the same one). */
+static void find_shim(void)
+{
+    const char *path = getenv("CLSEL_OPENCL_LIBRARY");
+    void *shim = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+    void *arm = shim ? dlsym(shim, "clsel_fault_shim_arm") : NULL, *calls = shim ? dlsym(shim, "clsel_fault_shim_calls") : NULL;
+    if (!arm || !calls) {
+        fprintf(stderr, "test_faults: CLSEL_OPENCL_LIBRARY (%s) must name tests/cl_fault_shim's module\n",
+                path ? path : "unset");
+        exit(1);
+    }
+    memcpy(&opencl_faults.arm, &arm, sizeof arm);
+    memcpy(&opencl_faults.calls, &calls, sizeof calls);
+}
+
+/* Whether the armed fault of `k` happened between two readings of its counter. */
+static int fault_between(const fault_kind *k, long calls_before)
+{
+    const long now = k->calls();
+    return k->armed > calls_before && k->armed <= now;
+}
+
+static fault_kind *active; /* the kind being swept */
 
 enum { N = 4096 };
 
@@ -66,15 +129,16 @@ static void interop_workflow(void)
     clsel_cl_context_destroy(ctx);
 }
 
-/* Chunked runs the CPU path finished after a device fault (clsel_runtime_last_run_path). */
+/* Runs the CPU path finished after a device fault (clsel_runtime_last_run_path). */
 static long rescued_runs;
 
-/* The caller learns whether the device finished a successful run or the CPU path did. */
-static void check_path(int on_cpu, long rescues_before, const char *what)
+/* The caller learns whether the device finished a successful run or the CPU path did:
+ * rescued exactly when the armed fault hit the run. */
+static void check_path(int on_cpu, long calls_before, const char *what)
 {
-    const clsel_run_path path = on_cpu                                       ? CLSEL_RUN_CPU
-                                : clsel_testing_rescues() > rescues_before ? CLSEL_RUN_RESCUED
-                                                                           : CLSEL_RUN_DEVICE;
+    const clsel_run_path path = on_cpu                                  ? CLSEL_RUN_CPU
+                                : fault_between(active, calls_before) ? CLSEL_RUN_RESCUED
+                                                                      : CLSEL_RUN_DEVICE;
     CHECK_MSG(clsel_runtime_last_run_path() == path, "%s: path %d, expected %d", what,
               (int)clsel_runtime_last_run_path(), (int)path);
     rescued_runs += path == CLSEL_RUN_RESCUED;
@@ -96,30 +160,29 @@ static void runtime_workflow(void)
             CHECK_MSG(*clsel_runtime_fallback_reason(rt) != '\0', "fell back without a reason");
         uint32_t got[N];
         memset(got, 0xC3, sizeof got);
-        const long rescues_before_run = clsel_testing_rescues();
+        const long calls_before_run = active->calls();
         st = clsel_runtime_run(rt, plan, cond, then_data, else_data, got);
         note(st);
         const int on_cpu = clsel_runtime_device(rt) == CLSEL_DEVICE_CPU;
         if (st == CLSEL_SUCCESS) {
             CHECK(memcmp(got, want, sizeof got) == 0);
-            check_path(on_cpu, rescues_before_run, "one-chunk run");
+            check_path(on_cpu, calls_before_run, "one-chunk run");
         } else {
             CHECK(clsel_runtime_last_run_path() == CLSEL_RUN_NONE);
             uint32_t sentinel[N];
             memset(sentinel, 0xC3, sizeof sentinel);
             CHECK(memcmp(got, sentinel, sizeof got) == 0);
         }
-        /* Again in chunks (an allocation limit of a quarter of the output): a fault
-         * part-way must still end in the right result, finished on the CPU path. */
-        clsel_testing_max_alloc(sizeof got / 4);
+        /* Again in chunks (a quarter of the output each): a fault part-way must still
+         * end in the right result, finished on the CPU path. */
+        if (!on_cpu) CHECK_OK(clsel_runtime_set_chunk_bytes(rt, sizeof got / 4));
         memset(got, 0xC3, sizeof got);
-        const long rescues = clsel_testing_rescues();
+        const long calls_before = active->calls();
         st = clsel_runtime_run(rt, plan, cond, then_data, else_data, got);
-        clsel_testing_max_alloc(0);
         note(st);
         CHECK_MSG(st == CLSEL_SUCCESS && memcmp(got, want, sizeof got) == 0, "chunked run: %s",
                   clsel_status_string(st));
-        check_path(on_cpu, rescues, "chunked run");
+        check_path(on_cpu, calls_before, "chunked run");
     }
     clsel_plan_destroy(plan);
     clsel_runtime_destroy(rt);
@@ -127,23 +190,27 @@ static void runtime_workflow(void)
 
 /* Fails the n-th event of `kind` for n = 1, 2, ... until a whole run passes without
  * reaching it; returns how many faults were injected. */
-static long sweep(clsel_fault_kind kind, long max_n)
+static long sweep(fault_kind *kind, long max_n)
 {
+    active = kind;
     long n = 1;
     for (; n <= max_n; ++n) {
-        clsel_testing_fault_arm(kind, n);
+        kind->arm(kind->armed = n);
         interop_workflow();
         runtime_workflow();
-        long seen = clsel_testing_fault_arm(kind, 0);
-        if (seen < n) break; /* the n-th event never came: every call ran clean */
+        long seen = kind->arm(kind->armed = 0);
+        if (seen < n) break; /* the n-th call never came: every call ran clean */
     }
-    CHECK_MSG(n <= max_n, "the sweep did not reach a clean run within %ld faults", max_n);
+    CHECK_MSG(n <= max_n, "the %s sweep did not reach a clean run within %ld faults", kind->name, max_n);
     return n - 1;
 }
 
 int main(int argc, char **argv)
 {
     const long max_n = argc > 1 ? strtol(argv[1], NULL, 10) : 2000;
+    find_shim();
+    const clsel_allocator counting = {failing_allocate, plain_release, NULL};
+    CHECK_OK(clsel_set_allocator(&counting));
     test_cl_open(&env);
     rng r = {42};
     fill_cond(cond, N, &r);
@@ -151,19 +218,20 @@ int main(int argc, char **argv)
     fill_values(else_data, N, 4, &r);
     for (int i = 0; i < N; ++i) want[i] = cond[i] ? then_data[i] : else_data[i];
 
-    long cl_faults = sweep(CLSEL_FAULT_OPENCL, max_n);
-    long alloc_faults = sweep(CLSEL_FAULT_ALLOC, max_n);
-    printf("injected %ld OpenCL-call faults and %ld allocation faults; statuses:", cl_faults, alloc_faults);
+    long cl_faults = sweep(&opencl_faults, max_n);
+    long allocation_faults = sweep(&alloc_faults, max_n);
+    printf("injected %ld OpenCL-call faults and %ld allocation faults; statuses:", cl_faults, allocation_faults);
     for (int s = 0; s <= CLSEL_ERROR_OPENCL; ++s)
         if (status_seen[s]) printf(" %s x%d,", clsel_status_string((clsel_status)s), status_seen[s]);
     printf("\n");
     /* The sweep must have reached the statuses only faults can produce. */
-    CHECK(cl_faults > 10 && alloc_faults >= 2);
+    CHECK(cl_faults > 10 && allocation_faults >= 2);
     CHECK(status_seen[CLSEL_ERROR_BUILD] > 0 && status_seen[CLSEL_ERROR_OPENCL] > 0);
     CHECK(status_seen[CLSEL_ERROR_OUT_OF_MEMORY] > 0);
     CHECK_MSG(rescued_runs > 0, "no chunked run was rescued by the CPU path");
     printf("%ld chunked runs finished on the CPU path after a device fault, each reported as rescued\n",
            rescued_runs);
     test_cl_close(&env);
+    CHECK_OK(clsel_set_allocator(NULL));
     return check_report("test_faults");
 }

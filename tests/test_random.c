@@ -12,28 +12,34 @@
 #include "random_case.h"
 #include "test_cl.h"
 #include "test_util.h"
-#if defined(TEST_SMALL_PIECES) || defined(TEST_SMALL_BLOCKS) || defined(TEST_CHUNKED)
-#include "common/testing.h"
+#if defined(TEST_SMALL_PIECES) || defined(TEST_SMALL_BLOCKS)
+#include "common/tuning.h" /* the library's internal knobs (linked with libclsel.a) */
 #endif
 
 #ifdef TEST_CHUNKED
-/* The runtime's chunked path: a random small allocation limit makes every tensor over
- * it run in chunks; the result must still be the oracle's, in place too. */
+/* The runtime's chunked path: a random small chunk bound makes every tensor over it run
+ * in chunks; the result must still be the oracle's, in place too, and come from the
+ * device (not rescued by the CPU path; an empty output has nothing to run anywhere and
+ * takes the CPU path). */
 static clsel_runtime *chunk_runtime;
 
 static void check_chunked(const clsel_plan *plan, test_data *td, rng *r, const char *text)
 {
+    const clsel_run_path path = td->out_count ? CLSEL_RUN_DEVICE : CLSEL_RUN_CPU;
     static const unsigned long long limits[] = {1, 3, 8, 64, 100, 1000, 4096};
     const size_t bytes = (size_t)td->out_count * td->w;
-    clsel_testing_max_alloc(limits[rng_below(r, sizeof limits / sizeof limits[0])]);
+    CHECK_OK(clsel_runtime_set_chunk_bytes(chunk_runtime, limits[rng_below(r, sizeof limits / sizeof limits[0])]));
     memset(td->got, 0xEE, bytes);
     CHECK_OK(clsel_runtime_run(chunk_runtime, plan, td->cond, td->then_data, td->else_data, td->got));
     CHECK_MSG(memcmp(td->got, td->want, bytes) == 0, "chunked runtime differs from the oracle: %s", text);
+    CHECK_MSG(clsel_runtime_last_run_path() == path, "chunked run not on the device (path %d): %s",
+              (int)clsel_runtime_last_run_path(), text);
     if (td->count[1] == td->out_count && rng_below(r, 2)) {
         CHECK_OK(clsel_runtime_run(chunk_runtime, plan, td->cond, td->then_data, td->else_data, td->then_data));
         CHECK_MSG(memcmp(td->then_data, td->want, bytes) == 0, "chunked runtime in place differs: %s", text);
+        CHECK_MSG(clsel_runtime_last_run_path() == path, "in-place chunked run not on the device: %s",
+                  text);
     }
-    clsel_testing_max_alloc(0);
 }
 #endif
 
@@ -65,8 +71,8 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
      * gathered inputs run on small tensors (CPU path and OpenCL blocks family). */
     static const long blocks[] = {1, 2, 3, 5, 8, 13, 30, 64, 100};
     static const long rows[] = {2, 4, 9, 32, 1 << 20};
-    clsel_testing_blocks(blocks[rng_below(r, sizeof blocks / sizeof blocks[0])],
-                         rows[rng_below(r, sizeof rows / sizeof rows[0])]);
+    clsel_priv_knob_set(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS, blocks[rng_below(r, sizeof blocks / sizeof blocks[0])]);
+    clsel_priv_knob_set(CLSEL_PRIV_KNOB_LONG_ROW, rows[rng_below(r, sizeof rows / sizeof rows[0])]);
 #endif
     CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.got));
     char text[512];
@@ -78,7 +84,7 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
         /* Launches split into pieces of a few elements: the split that keeps the
          * kernels' index math in 32 bits past 2^31 elements, on small tensors. */
         static const long pieces[] = {1, 2, 7, 64, 1000};
-        clsel_testing_split_pieces(pieces[rng_below(r, sizeof pieces / sizeof pieces[0])]);
+        clsel_priv_knob_set(CLSEL_PRIV_KNOB_PIECE_ELEMENTS, pieces[rng_below(r, sizeof pieces / sizeof pieces[0])]);
 #endif
         memset(td.got, 0xEE, bytes);
         CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4), &guards_ok));
@@ -128,7 +134,6 @@ int main(int argc, char **argv)
            (unsigned long long)seed, use_cl ? "oracle vs CPU vs OpenCL" : "oracle vs CPU");
     if (use_cl) test_cl_close(&cl);
 #ifdef TEST_CHUNKED
-    CHECK_MSG(clsel_testing_rescues() == 0, "%ld chunked runs were rescued by the CPU path", clsel_testing_rescues());
     clsel_runtime_destroy(chunk_runtime);
 #endif
     return check_report(use_cl ? "test_random opencl" : "test_random cpu");

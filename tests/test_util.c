@@ -112,6 +112,15 @@ void test_data_free(test_data *d)
     free(d->got);
 }
 
+clsel_cpu_options test_cpu_options(int32_t threads, clsel_parallel_for parallel_for, void *pool)
+{
+    clsel_cpu_options o = clsel_cpu_options_default();
+    o.threads = threads;
+    o.parallel_for = parallel_for;
+    o.pool = pool;
+    return o;
+}
+
 int test_cpu_run_matches(const clsel_plan *plan, const test_data *d, uint8_t *got, const clsel_cpu_options *opt)
 {
     enum { GUARD = 0x5A };

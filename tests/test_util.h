@@ -50,6 +50,8 @@ void test_data_free(test_data *d);
  * output and TEST_GUARD_BYTES more; 1 when the call succeeded, the output equals d->want
  * bit for bit, and the guard bytes after it are untouched. */
 enum { TEST_GUARD_BYTES = 64 };
+/* clsel_cpu_options_default() with these fields. */
+clsel_cpu_options test_cpu_options(int32_t threads, clsel_parallel_for parallel_for, void *pool);
 int test_cpu_run_matches(const clsel_plan *plan, const test_data *d, uint8_t *got, const clsel_cpu_options *opt);
 
 /* malloc that never returns NULL for size 0 and aborts the test on failure. */

@@ -163,7 +163,8 @@ void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan
     if (!out || !samples || !copy_samples) {
         snprintf(r->error, sizeof r->error, "out of memory");
     } else {
-        clsel_cpu_options cpu = {env->threads, NULL, NULL};
+        clsel_cpu_options cpu = clsel_cpu_options_default();
+        cpu.threads = env->threads;
         double t0 = bench_now_ms();
         clsel_status st = clsel_plan_run_cpu_options(plan, in->cond, in->then_data, in->else_data, out, &cpu);
         r->first_call_ms = bench_now_ms() - t0;

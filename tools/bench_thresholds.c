@@ -59,7 +59,8 @@ static void host_case_free(host_case *h)
 static double time_host(const host_case *h, clsel_runtime *rt, int threads)
 {
     double samples[THRESHOLD_RUNS];
-    clsel_cpu_options options = {threads, NULL, NULL};
+    clsel_cpu_options options = clsel_cpu_options_default();
+    options.threads = threads;
     for (int i = -1; i < THRESHOLD_RUNS; ++i) {
         double t0 = bench_now_ms();
         clsel_status st = rt ? clsel_runtime_run(rt, h->plan, h->cond, h->then_data, h->else_data, h->out)

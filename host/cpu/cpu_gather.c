@@ -11,7 +11,7 @@
  * then one or two stores, not a loop. */
 #include <string.h>
 
-#include "common/testing.h"
+#include "common/tuning.h"
 #include "cpu/select_cpu.h"
 
 /* Moves k bytes through registers (loads before stores, so the two may overlap). */
@@ -209,7 +209,7 @@ void clsel_priv_cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *b,
         g->size[level] = g->size[level - 1] * g->extent[level - 1];
     g->element = element;
     g->runs = pick_run_loop(g->run_copies, element, g->run_bytes);
-    if (!clsel_testing_portable()) { /* the processor's own loops where it has them */
+    if (!clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU)) { /* the processor's own loops where it has them */
         run_loop fast = clsel_priv_cpu_avx2_run_loop(g);
         if (fast) g->runs = fast;
     }

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/testing.h"
+#include "common/tuning.h"
 #include "cpu/select_cpu.h"
 #include "plan/plan.h"
 
@@ -115,7 +115,8 @@ void clsel_priv_cpu_walk_make(const clsel_plan *plan, const void *cond, const vo
                    void *out, cpu_walk *walk)
 {
     walk->plan = plan;
-    const int64_t forced_row = clsel_testing_long_row(), forced_block = clsel_testing_block_elements();
+    const int64_t forced_row = clsel_priv_knob_get(CLSEL_PRIV_KNOB_LONG_ROW),
+                  forced_block = clsel_priv_knob_get(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS);
     const int64_t long_row = forced_row > 0 ? forced_row : CPU_LONG_ROW_BYTES / (int64_t)plan->elem_size;
     const int tiles = clsel_priv_cpu_tiles_rows(plan);
     int64_t target = plan->rank && plan->dims[0] >= long_row && !tiles ? CPU_ROW_PIECE_BYTES / (int64_t)plan->elem_size
@@ -221,7 +222,7 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last)
     const clsel_plan *plan = walk->plan;
     const plan_blocks *b = &walk->blocks;
     _Alignas(64) uint8_t buffers[3][CPU_BLOCK_BYTES + CPU_GATHER_SLACK];
-    const cpu_row_fn(*avx2)[8] = clsel_testing_portable() ? NULL : clsel_priv_cpu_avx2_rows(walk->stream);
+    const cpu_row_fn(*avx2)[8] = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) ? NULL : clsel_priv_cpu_avx2_rows(walk->stream);
     const int wi = width_index(plan->elem_size);
     block_job job;
     job.walk = walk;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/options.h"
 #include "cpu/select_cpu.h"
 #include "plan/plan.h"
 
@@ -30,11 +31,18 @@ clsel_status clsel_plan_run_cpu_options(const clsel_plan *plan, const void *cond
                                         const void *else_data, void *out, const clsel_cpu_options *options)
 {
     if (!plan) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_plan_run_cpu: plan is NULL");
-    clsel_status st = clsel_priv_cpu_check_buffers(plan, cond, then_data, else_data, out);
+    static const options_type options_struct = {"clsel_cpu_options", "clsel_cpu_options_default",
+                                                sizeof(clsel_cpu_options), sizeof(clsel_cpu_options)};
+    clsel_cpu_options given = clsel_cpu_options_default();
+    clsel_status st = clsel_priv_options_read(&options_struct, options, &given);
+    if (st == CLSEL_SUCCESS && given.threads < 0)
+        st = clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cpu_options.threads is %d (must be >= 0)",
+                             (int)given.threads);
+    if (st == CLSEL_SUCCESS) st = clsel_priv_cpu_check_buffers(plan, cond, then_data, else_data, out);
     if (st != CLSEL_SUCCESS || plan->out_count == 0) return st;
     cpu_walk walk;
     clsel_priv_cpu_walk_make(plan, cond, then_data, else_data, out, &walk);
-    clsel_priv_cpu_run_parallel(&walk, options);
+    clsel_priv_cpu_run_parallel(&walk, &given);
     return CLSEL_SUCCESS;
 }
 

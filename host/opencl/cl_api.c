@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "common/testing.h"
 
 #ifdef _WIN32
 #include <windows.h>
@@ -87,34 +86,6 @@ static void load_entry_points(void)
     loaded_ok = 1;
 }
 
-#ifdef CLSEL_TESTING
-/* Test builds hand out wrappers that fail when the fault counter says so. */
-#define CLSEL_FAIL_CODE \
-    if (clsel_fault_hit(CLSEL_FAULT_OPENCL)) return CL_OUT_OF_RESOURCES;
-#define CLSEL_FAIL_BUILD \
-    if (clsel_fault_hit(CLSEL_FAULT_OPENCL)) return CL_BUILD_PROGRAM_FAILURE;
-#define CLSEL_FAIL_OBJECT                                      \
-    if (clsel_fault_hit(CLSEL_FAULT_OPENCL)) {                 \
-        if (errcode_ret) *errcode_ret = CL_OUT_OF_RESOURCES;   \
-        return NULL;                                           \
-    }
-#define CLSEL_FAIL_NEVER
-#define CLSEL_CL_WRAP(ret, name, params, args, failure) \
-    static ret CL_API_CALL faulty_##name params         \
-    {                                                   \
-        CLSEL_FAIL_##failure return loaded.name args;   \
-    }
-CLSEL_CL_FUNCTIONS(CLSEL_CL_WRAP)
-#undef CLSEL_CL_WRAP
-static const clsel_cl_api faulty = {
-#define CLSEL_CL_WRAPPED(ret, name, params, args, failure) faulty_##name,
-    CLSEL_CL_FUNCTIONS(CLSEL_CL_WRAPPED)
-#undef CLSEL_CL_WRAPPED
-};
-#define CLSEL_API_TABLE faulty
-#else
-#define CLSEL_API_TABLE loaded
-#endif
 
 const clsel_cl_api *clsel_priv_cl(void)
 {
@@ -123,5 +94,5 @@ const clsel_cl_api *clsel_priv_cl(void)
         clsel_priv_fail(CLSEL_ERROR_NO_DEVICE, "%s", load_failure);
         return NULL;
     }
-    return &CLSEL_API_TABLE;
+    return &loaded;
 }

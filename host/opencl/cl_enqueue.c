@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "common/testing.h"
+#include "common/tuning.h"
 #include "opencl/cl_validate.h"
 #include "plan/plan.h"
 #include "plan/plan_chunk.h"
@@ -76,7 +76,8 @@ static cl_int launch_blocks(const clsel_cl_context *ctx, cl_command_queue queue,
     /* Three gather buffers in local memory, each as big as a block of the widest data. */
     uint64_t buffer = CL_BLOCK_BYTES + CL_GATHER_SLACK;
     if (ctx->local_mem && ctx->local_mem / 3 < buffer) buffer = ctx->local_mem / 3 / 128 * 128;
-    const int64_t forced_block = clsel_testing_block_elements(), forced_row = clsel_testing_long_row();
+    const int64_t forced_block = clsel_priv_knob_get(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS),
+                  forced_row = clsel_priv_knob_get(CLSEL_PRIV_KNOB_LONG_ROW);
     plan_blocks b;
     clsel_priv_plan_blocks_make(piece, forced_block > 0 ? forced_block : (int64_t)(buffer - CL_GATHER_SLACK) / w,
                      forced_row > 0 ? forced_row : CL_LONG_ROW_BYTES / w, &b);
@@ -182,7 +183,7 @@ static clsel_status launch(const clsel_cl_context *ctx, cl_command_queue queue, 
 {
     const clsel_cl_api *cl = ctx->cl;
     const launch_fn run = launchers[ctx->family];
-    const int64_t forced = (int64_t)clsel_testing_piece_elements();
+    const int64_t forced = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PIECE_ELEMENTS);
     const int64_t max = forced > 0 ? forced : PIECE_MAX_ELEMENTS;
     cl_event last = NULL;
     cl_int err = CL_SUCCESS;

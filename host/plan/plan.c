@@ -87,7 +87,7 @@ clsel_status clsel_plan_create(clsel_dtype dtype, const clsel_shape *cond,
     if (!p) return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "clsel_plan_create: out of host memory");
     p->dtype = dtype;
     p->elem_size = elem_size;
-    p->attrs = attrs ? *attrs : clsel_attrs_default();
+    p->attrs = layout.attrs;
     p->in_shape[0] = *cond;
     p->in_shape[1] = *then_shape;
     p->in_shape[2] = *else_shape;

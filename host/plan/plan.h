@@ -78,6 +78,7 @@ void clsel_priv_plan_block_skip(const plan_blocks *blocks, plan_block *at, int64
 /* How each output dim is fed: axis_of[op][d] is the axis of input `op` (cond, then,
  * else) read along output dim d, or -1 where that input is broadcast. */
 typedef struct plan_layout {
+    clsel_attrs attrs; /* the caller's, read at this library's struct size */
     clsel_shape out;
     int64_t out_count;
     int8_t axis_of[3][CLSEL_MAX_RANK];

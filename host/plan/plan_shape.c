@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/options.h"
 #include "plan/plan.h"
 
 static const char *const operand_names[3] = {"cond", "then", "else"};
@@ -224,13 +225,17 @@ clsel_status clsel_priv_plan_layout_compute(const clsel_shape *cond, const clsel
                                  plan_layout *layout)
 {
     const clsel_shape *in[3] = {cond, then_shape, else_shape};
-    clsel_attrs defaults = clsel_attrs_default();
-    if (!attrs) attrs = &defaults;
-    clsel_status st = check_attrs(attrs);
+    static const options_type attrs_type = {"clsel_attrs", "clsel_attrs_default", sizeof(clsel_attrs),
+                                            sizeof(clsel_attrs)};
+    clsel_attrs given = clsel_attrs_default();
+    clsel_status st = clsel_priv_options_read(&attrs_type, attrs, &given);
+    if (st == CLSEL_SUCCESS) st = check_attrs(&given);
     for (int op = 0; op < 3 && st == CLSEL_SUCCESS; ++op) st = check_shape(in[op], operand_names[op]);
     if (st != CLSEL_SUCCESS) return st;
 
     memset(layout, 0, sizeof *layout);
+    layout->attrs = given;
+    attrs = &layout->attrs;
     switch (attrs->broadcast) {
     case CLSEL_BROADCAST_NONE: st = layout_none(in, layout); break;
     case CLSEL_BROADCAST_PDPD: st = layout_pdpd(in, attrs, layout); break;
@@ -256,13 +261,4 @@ clsel_status clsel_infer_shape(const clsel_shape *cond, const clsel_shape *then_
     clsel_status st = clsel_priv_plan_layout_compute(cond, then_shape, else_shape, attrs, &layout);
     if (st == CLSEL_SUCCESS) *out = layout.out;
     return st;
-}
-
-clsel_attrs clsel_attrs_default(void)
-{
-    clsel_attrs a;
-    a.broadcast = CLSEL_BROADCAST_NUMPY;
-    a.axis = -1;
-    a.cond_broadcast = CLSEL_COND_ONE_WAY;
-    return a;
 }

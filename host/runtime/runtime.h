@@ -15,10 +15,11 @@ struct clsel_runtime {
     cl_device_id device;
     clsel_cl_context *ctx;
     uint64_t min_device_bytes; /* smaller runs take the CPU path */
+    uint64_t chunk_bytes;      /* the caller's bound on a chunk (0: none) */
 };
 
 /* The most bytes of one tensor the runtime puts in one device buffer: a chunk's size,
- * within the device's allocation limit (or the tests', host/testing.h). */
+ * within the device's allocation limit and the caller's bound. */
 uint64_t clsel_priv_runtime_chunk_bytes(const clsel_runtime *rt);
 
 /* clsel_runtime_run for tensors over that size: in chunks (runtime_chunked.c). */

@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #include "common/error.h"
-#include "common/testing.h"
 #include "cpu/select_cpu.h"
 #include "plan/plan_chunk.h"
 #include "runtime/runtime.h"
@@ -25,10 +24,11 @@ enum { SETS = 2 };
 
 uint64_t clsel_priv_runtime_chunk_bytes(const clsel_runtime *rt)
 {
-    uint64_t forced = clsel_testing_alloc_limit();
-    uint64_t limit = forced ? forced : (uint64_t)rt->ctx->max_alloc;
-    if (rt->ctx->global_mem / 16 < limit) limit = rt->ctx->global_mem / 16;
-    return CHUNK_MAX_BYTES < limit ? CHUNK_MAX_BYTES : limit;
+    uint64_t limit = CHUNK_MAX_BYTES;
+    const uint64_t bounds[3] = {(uint64_t)rt->ctx->max_alloc, rt->ctx->global_mem / 16, rt->chunk_bytes};
+    for (int i = 0; i < 3; ++i)
+        if (bounds[i] && bounds[i] < limit) limit = bounds[i];
+    return limit;
 }
 
 typedef struct chunk_run {
@@ -107,7 +107,6 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
             if (run.mem[set][t]) cl->clReleaseMemObject(run.mem[set][t]);
     }
     if (st != CLSEL_SUCCESS) { /* the device failed part-way: the whole run on the CPU path */
-        clsel_testing_count_rescue();
         *rescued = 1;
         char device_failure[1024];
         snprintf(device_failure, sizeof device_failure, "%s", clsel_last_error());

@@ -23,6 +23,13 @@ clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t byte
     return CLSEL_SUCCESS;
 }
 
+clsel_status clsel_runtime_set_chunk_bytes(clsel_runtime *rt, uint64_t bytes)
+{
+    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_chunk_bytes: rt is NULL");
+    rt->chunk_bytes = bytes;
+    return CLSEL_SUCCESS;
+}
+
 clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
                                const void *then_data, const void *else_data, void *out)
 {

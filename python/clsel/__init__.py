@@ -59,7 +59,8 @@ class _Shape(ctypes.Structure):
 
 
 class _Attrs(ctypes.Structure):
-    _fields_ = [("broadcast", ctypes.c_int), ("axis", ctypes.c_int64), ("cond_broadcast", ctypes.c_int)]
+    _fields_ = [("struct_size", ctypes.c_uint32), ("broadcast", ctypes.c_int), ("axis", ctypes.c_int64),
+                ("cond_broadcast", ctypes.c_int)]
 
 
 class _DeviceInfo(ctypes.Structure):
@@ -147,7 +148,7 @@ def _shape(dims, name):
 
 def _attrs(broadcast, axis, cond_broadcast):
     try:
-        return _Attrs(BROADCASTS[broadcast], int(axis), COND_BROADCASTS[cond_broadcast])
+        return _Attrs(ctypes.sizeof(_Attrs), BROADCASTS[broadcast], int(axis), COND_BROADCASTS[cond_broadcast])
     except KeyError as missing:
         raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT",
                          f"unknown value {missing} (broadcast: {sorted(BROADCASTS)}, "

@@ -62,7 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_REQUIRE(memcmp(got, want, no * w) == 0, "CPU path differs from the oracle");
     for (size_t i = 0; i < GUARD; ++i) FUZZ_REQUIRE(got[no * w + i] == 0xA5, "wrote past the output");
 
-    clsel_cpu_options options = {3, NULL, NULL};
+    clsel_cpu_options options = clsel_cpu_options_default();
+    options.threads = 3;
     memset(got, 0xA5, no * w);
     FUZZ_REQUIRE(clsel_plan_run_cpu_options(plan, cond, t, e, got, &options) == CLSEL_SUCCESS, "options run");
     FUZZ_REQUIRE(memcmp(got, want, no * w) == 0, "options run differs from the oracle");

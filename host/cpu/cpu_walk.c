@@ -96,18 +96,9 @@ int clsel_priv_cpu_tiles_rows(const clsel_plan *plan)
 {
     const int64_t chunk = block_target(plan);
     if (plan->rank < 2 || plan->dims[0] < 2 * chunk) return 0;
-    uint64_t row_bytes = (uint64_t)plan->dims[0] * plan->elem_size; /* the output's */
-    for (int op = 0; op < 3; ++op)
-        if (plan->strides[op][0] != 0) row_bytes += (uint64_t)plan->dims[0] * (op ? plan->elem_size : 1);
-    for (int op = 0; op < 3; ++op) {
-        if (plan->strides[op][0] == 0) continue;
-        uint64_t rows_between = 1; /* rows walked before this input's row comes round again */
-        for (int32_t d = 1; d < plan->rank; rows_between *= (uint64_t)plan->dims[d], ++d)
-            if (plan->strides[op][d] == 0) {
-                if (rows_between * row_bytes > TILE_MIN_REUSE_BYTES) return 1;
-                break;
-            }
-    }
+    const uint64_t row_bytes = clsel_priv_plan_row_bytes(plan);
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        if (clsel_priv_plan_row_reuse(plan, op) * row_bytes > TILE_MIN_REUSE_BYTES) return 1;
     return 0;
 }
 

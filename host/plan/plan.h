@@ -94,8 +94,19 @@ clsel_status clsel_priv_plan_layout_compute(const clsel_shape *cond, const clsel
 int64_t clsel_priv_plan_shape_count(const clsel_shape *shape);
 
 /* Which inputs advance along the collapsed innermost dim, as bits: cond 4, then 2,
- * else 1 (0 for a rank-0 plan). Kernels and loops specialised on it are indexed by it. */
+ * else 1 (0 for a rank-0 plan). Kernels and loops specialised on it are indexed by it
+ * (plan_blocks.c, like the two below). */
 int clsel_priv_plan_inner_advances(const clsel_plan *plan);
+
+/* Bytes one row of the innermost dim moves: the output's and every input's that
+ * advances along it (0 for a rank-0 plan). */
+uint64_t clsel_priv_plan_row_bytes(const clsel_plan *plan);
+
+/* For an input that advances along the innermost dim: how many rows the natural order
+ * walks before that input's same row comes round again (the product of the dims below
+ * its first broadcast outer dim); 0 when it never reads a row twice or does not
+ * advance along the innermost dim. */
+uint64_t clsel_priv_plan_row_reuse(const clsel_plan *plan, int op);
 
 /* Where one tensor of a run lies: `root` names the memory (a cl_mem's root buffer, or
  * any fixed non-NULL value for host memory) and `begin` the byte offset of its first

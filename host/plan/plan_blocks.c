@@ -170,3 +170,28 @@ void clsel_priv_plan_block_skip(const plan_blocks *b, plan_block *at, int64_t k)
     for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] += (k - 1) * b->step[t][0];
     clsel_priv_plan_block_next(b, at);
 }
+
+int clsel_priv_plan_inner_advances(const clsel_plan *plan)
+{
+    int bits = 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) bits = bits * 2 + (plan->rank > 0 && plan->strides[op][0] != 0);
+    return bits;
+}
+
+uint64_t clsel_priv_plan_row_bytes(const clsel_plan *plan)
+{
+    if (plan->rank == 0) return 0;
+    uint64_t bytes = (uint64_t)plan->dims[0] * plan->elem_size; /* the output's */
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        if (plan->strides[op][0] != 0) bytes += (uint64_t)plan->dims[0] * (op == PLAN_COND ? 1 : plan->elem_size);
+    return bytes;
+}
+
+uint64_t clsel_priv_plan_row_reuse(const clsel_plan *plan, int op)
+{
+    if (plan->rank == 0 || plan->strides[op][0] == 0) return 0;
+    uint64_t rows = 1;
+    for (int32_t d = 1; d < plan->rank; rows *= (uint64_t)plan->dims[d], ++d)
+        if (plan->strides[op][d] == 0) return rows;
+    return 0;
+}

@@ -3,13 +3,6 @@
 #include "common/error.h"
 #include "plan/plan.h"
 
-int clsel_priv_plan_inner_advances(const clsel_plan *plan)
-{
-    int bits = 0;
-    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) bits = bits * 2 + (plan->rank > 0 && plan->strides[op][0] != 0);
-    return bits;
-}
-
 clsel_status clsel_priv_plan_check_overlap(const clsel_plan *plan, const plan_span spans[PLAN_OPERANDS], int relative)
 {
     static const char *const names[3] = {"cond", "then", "else"};

@@ -20,7 +20,8 @@
  *    thread-local message, clsel_last_error(), that names the values involved, and
  *    leaves every output (including the caller's tensor data) untouched.
  *  - The library never prints, aborts or exits, and starts threads only when a call's
- *    options ask for them (clsel_cpu_options.threads).
+ *    options ask for them (clsel_cpu_options.threads) or a runtime's CPU path runs a
+ *    large output (clsel_runtime_set_cpu_threads).
  *  - Host tensors are dense, row-major (C order), with no padding between elements.
  *  - Handles are opaque. `*_destroy(NULL)` is a no-op.
  *
@@ -294,14 +295,19 @@ CLSEL_API clsel_status clsel_select_cpu(clsel_dtype dtype, const clsel_shape *co
                                         void *out);
 
 /* ---- runtime: host pointers on the best device, CPU fallback ----------------------------
- * clsel_runtime_create(CLSEL_DEVICE_AUTO) picks an OpenCL device and falls back to the
- * CPU path when there is no OpenCL library, no platform, no device, or the program
- * does not build. The environment can steer it:
+ * clsel_runtime_create(CLSEL_DEVICE_AUTO) picks an OpenCL GPU or accelerator and falls
+ * back to the CPU path (threaded: clsel_runtime_set_cpu_threads) when there is no
+ * OpenCL library, no platform, no such device, or the program does not build. AUTO
+ * passes over CPU-type OpenCL devices (PoCL, a CPU driver): they compute on the same
+ * cores as the CPU path and would only add a copy to and from the device. The
+ * environment can steer it:
  *   CLSEL_DEVICE=auto|cpu|opencl   overrides CLSEL_DEVICE_AUTO (only AUTO)
- *   CLSEL_PLATFORM=N               platform index (default: first with a usable device)
+ *   CLSEL_PLATFORM=N               platform index; AUTO then takes any device of it,
+ *                                  a CPU device too (default: the first GPU or
+ *                                  accelerator of any platform)
  *   CLSEL_DEVICE_INDEX=N           device index within that platform
- * AUTO prefers a GPU or accelerator over a CPU device. Asking for CLSEL_DEVICE_OPENCL
- * explicitly never falls back: it fails with CLSEL_ERROR_NO_DEVICE and a message.
+ * Asking for CLSEL_DEVICE_OPENCL explicitly takes a CPU device where there is no other
+ * and never falls back: it fails with CLSEL_ERROR_NO_DEVICE and a message.
  * CLSEL_DEVICE_CPU never touches OpenCL. */
 typedef enum clsel_device { CLSEL_DEVICE_AUTO = 0, CLSEL_DEVICE_CPU, CLSEL_DEVICE_OPENCL } clsel_device;
 typedef struct clsel_runtime clsel_runtime;
@@ -365,6 +371,14 @@ CLSEL_API clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uin
  * sharing the runtime between threads. */
 CLSEL_API clsel_status clsel_runtime_set_chunk_bytes(clsel_runtime *rt, uint64_t bytes);
 
+/* Runs a runtime sends to the CPU path (a CPU runtime, small runs, rescues) use this
+ * many threads: 0 (the default) is one per processor online, 1 the calling thread
+ * alone. Either way a run that moves less than 32 MiB stays on the calling thread,
+ * where starting threads would cost more than they save (docs/performance.md, "CPU
+ * threads"). INVALID_ARGUMENT for threads < 0. Set it before sharing the runtime
+ * between threads. */
+CLSEL_API clsel_status clsel_runtime_set_cpu_threads(clsel_runtime *rt, int32_t threads);
+
 /* ---- devices ------------------------------------------------------------------------
  * What OpenCL offers on this machine, for listings and logs. */
 typedef struct clsel_device_info {
@@ -376,7 +390,8 @@ typedef struct clsel_device_info {
     int32_t compute_units;
     int32_t available;                    /* CL_DEVICE_AVAILABLE                          */
     int32_t fp16, fp64;                   /* cl_khr_fp16 / cl_khr_fp64 (clsel needs neither) */
-    int32_t auto_choice;                  /* the device CLSEL_DEVICE_AUTO tries first     */
+    int32_t auto_choice;                  /* the device CLSEL_DEVICE_AUTO tries first (never
+                                           * a CPU device unless CLSEL_PLATFORM names it) */
 } clsel_device_info;
 
 /* Writes up to `capacity` entries and sets *count to the number of devices there are

@@ -184,6 +184,10 @@ static void test_round_trips(void)
                    path("o.npy")) == 0);
     int16_t got = 0;
     CHECK(read_npy(path("o.npy"), "<i2", "()", &got, 2) && got == -5);
+    got = 0;
+    CHECK(run_tool(NULL, "run '%s' '%s' '%s' -o '%s' --threads 3", path("c.npy"), path("t.npy"), path("e.npy"),
+                   path("o.npy")) == 0);
+    CHECK(read_npy(path("o.npy"), "<i2", "()", &got, 2) && got == -5);
     clsel_shape empty = SHAPE(0, 3);
     write_npy(path("c.npy"), CLSEL_BOOLEAN, &empty, NULL);
     write_npy(path("t.npy"), CLSEL_I16, &empty, NULL);
@@ -249,6 +253,8 @@ static void test_usage(void)
         {"run a b c -o o --cond-broadcast twoway", "--cond-broadcast must be one-way or bidirectional"},
         {"run a b c -o o --device gpu", "--device must be auto, cpu or opencl, not 'gpu'"},
         {"run a b c -o o --fast", "unknown option '--fast'"},
+        {"run a b c -o o --threads -1", "--threads needs an integer from 0 to 4096, not '-1'"},
+        {"run a b c -o o --threads many", "--threads needs an integer from 0 to 4096, not 'many'"},
         {"demo --device tpu", "--device must be auto, cpu or opencl"},
         {"demo extra", "unknown argument 'extra'"},
         {"devices extra", "unexpected argument 'extra'"},

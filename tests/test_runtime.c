@@ -1,6 +1,7 @@
 /* test_runtime.c - clsel_runtime: device choice (AUTO, CPU, OPENCL, the CLSEL_DEVICE /
- * CLSEL_PLATFORM / CLSEL_DEVICE_INDEX environment), the CPU fallback, and runs on host
- * memory that match the CPU path bit for bit, from several threads at once.
+ * CLSEL_PLATFORM / CLSEL_DEVICE_INDEX environment; AUTO passes over CPU-type devices),
+ * the CPU fallback, the CPU path's threads, and runs on host memory that match the CPU
+ * path bit for bit, from several threads at once.
  *
  *   test_runtime            with whatever OpenCL this machine has
  *   test_runtime no-opencl  expects that no OpenCL library can be loaded (the test
@@ -15,12 +16,52 @@
 
 static int opencl_expected;
 
+/* Whether this machine has an available OpenCL GPU or accelerator (what AUTO takes). */
+static int has_accelerator(void)
+{
+    clsel_device_info infos[16];
+    int32_t count = 0;
+    if (clsel_list_devices(infos, 16, &count) != CLSEL_SUCCESS) return 0;
+    for (int32_t i = 0; i < count && i < 16; ++i)
+        if (infos[i].available && (strcmp(infos[i].type, "GPU") == 0 || strcmp(infos[i].type, "accelerator") == 0))
+            return 1;
+    return 0;
+}
+
 static clsel_runtime *create(clsel_device want, clsel_status expected)
 {
     clsel_runtime *rt = NULL;
     CHECK_STATUS(clsel_runtime_create(want, &rt), expected);
     CHECK((rt != NULL) == (expected == CLSEL_SUCCESS));
     return rt;
+}
+
+/* A run big enough for the CPU path's threads (it moves more than 32 MiB), through a
+ * runtime with 0 (every core), 1 and 3 threads: the same bytes each time. */
+static void test_cpu_threads(void)
+{
+    clsel_runtime *rt = create(CLSEL_DEVICE_CPU, CLSEL_SUCCESS);
+    CHECK_STATUS(clsel_runtime_set_cpu_threads(NULL, 2), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_runtime_set_cpu_threads(rt, -1), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "threads is -1"));
+    clsel_shape c = SHAPE(3000, 1), t = SHAPE(3000, 1000), e = SHAPE(1000);
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create(CLSEL_F32, &c, &t, &e, NULL, &plan));
+    test_data td;
+    test_data_make(&td, plan, 77);
+    const size_t bytes = (size_t)td.out_count * td.w;
+    CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.want));
+    static const int32_t threads[] = {0, 1, 3};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; ++i) {
+        CHECK_OK(clsel_runtime_set_cpu_threads(rt, threads[i]));
+        memset(td.got, 0xEE, bytes);
+        CHECK_OK(clsel_runtime_run(rt, plan, td.cond, td.then_data, td.else_data, td.got));
+        CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "%d CPU threads differ", (int)threads[i]);
+        CHECK(clsel_runtime_last_run_path() == CLSEL_RUN_CPU);
+    }
+    test_data_free(&td);
+    clsel_plan_destroy(plan);
+    clsel_runtime_destroy(rt);
 }
 
 /* Runs a set of plans through the runtime and the CPU path and compares. */
@@ -125,7 +166,11 @@ static void test_environment(void)
         CHECK(strstr(clsel_runtime_fallback_reason(rt), "CLSEL_PLATFORM=99"));
         clsel_runtime_destroy(rt);
         create(CLSEL_DEVICE_OPENCL, CLSEL_ERROR_NO_DEVICE);
-        setenv("CLSEL_PLATFORM", "0", 1);
+        setenv("CLSEL_PLATFORM", "0", 1); /* a platform named: AUTO takes its devices, CPU ones too */
+        rt = create(CLSEL_DEVICE_AUTO, CLSEL_SUCCESS);
+        CHECK_MSG(clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL, "CLSEL_PLATFORM=0: AUTO gave %s (%s)",
+                  clsel_runtime_device_name(rt), clsel_runtime_fallback_reason(rt));
+        clsel_runtime_destroy(rt);
         setenv("CLSEL_DEVICE_INDEX", "0", 1);
         rt = create(CLSEL_DEVICE_OPENCL, CLSEL_SUCCESS);
         clsel_runtime_destroy(rt);
@@ -146,12 +191,19 @@ int main(int argc, char **argv)
     if (!rt) return check_report("test_runtime");
     printf("AUTO picked: %s%s%s\n", clsel_runtime_device_name(rt),
            *clsel_runtime_fallback_reason(rt) ? " - fallback: " : "", clsel_runtime_fallback_reason(rt));
-    if (clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL) opencl_expected = 1;
+    int32_t devices = 0;
+    if (clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL ||
+        (!no_opencl && clsel_list_devices(NULL, 0, &devices) == CLSEL_SUCCESS && devices > 0))
+        opencl_expected = 1;
     if (no_opencl) {
         CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU);
         CHECK(strstr(clsel_runtime_fallback_reason(rt), "cannot load the OpenCL library"));
         create(CLSEL_DEVICE_OPENCL, CLSEL_ERROR_NO_DEVICE);
         CHECK(strstr(clsel_last_error(), "CLSEL_OPENCL_LIBRARY"));
+    } else if (opencl_expected && !has_accelerator()) { /* only CPU devices (PoCL in CI) */
+        CHECK_MSG(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU, "AUTO took the CPU device %s",
+                  clsel_runtime_device_name(rt));
+        CHECK(strstr(clsel_runtime_fallback_reason(rt), "are CPU devices"));
     } else {
         CHECK_MSG(clsel_runtime_device(rt) == (opencl_expected ? CLSEL_DEVICE_OPENCL : CLSEL_DEVICE_CPU),
                   "AUTO gave %s", clsel_runtime_device_name(rt));
@@ -168,6 +220,7 @@ int main(int argc, char **argv)
     CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU && strcmp(clsel_runtime_device_name(rt), "cpu") == 0);
     check_runs(rt, 2);
     clsel_runtime_destroy(rt);
+    test_cpu_threads();
 
     rt = create(CLSEL_DEVICE_OPENCL, opencl_expected ? CLSEL_SUCCESS : CLSEL_ERROR_NO_DEVICE);
     if (rt) CHECK_OK(clsel_runtime_set_min_device_bytes(rt, 0));

@@ -25,8 +25,11 @@ static const char help[] =
     "                                           COND are placed on (default -1: per input)\n"
     "  --cond-broadcast one-way|bidirectional   numpy only: may COND enlarge the output\n"
     "                                           (default one-way, as Select-1 says)\n"
-    "  --device auto|cpu|opencl                 where to run (default auto; auto runs\n"
-    "                                           tensors under 1 MiB on the CPU path)\n"
+    "  --device auto|cpu|opencl                 where to run (default auto: a GPU or\n"
+    "                                           accelerator, else the CPU path; tensors\n"
+    "                                           under 1 MiB always on the CPU path)\n"
+    "  --threads N                              CPU path threads (default 0: one per core;\n"
+    "                                           runs moving under 32 MiB use one anyway)\n"
     "  -v, --verbose                            print device, shapes and time to stderr\n\n"
     "exit status: 0 success, 1 the operation failed, 2 usage error\n";
 
@@ -35,6 +38,7 @@ typedef struct run_options {
     clsel_attrs attrs;
     int axis_given;
     clsel_device device;
+    int64_t threads;
     int verbose;
 } run_options;
 
@@ -73,6 +77,9 @@ static int parse_options(int argc, char **argv, run_options *o, int *done)
         } else if (cli_option(argc, argv, &i, "--device", &value)) {
             if (cli_parse_device(value, &o->device))
                 return cli_usage("run", "--device must be auto, cpu or opencl, not '%s'", value ? value : "");
+        } else if (cli_option(argc, argv, &i, "--threads", &value)) {
+            if (cli_parse_int64(value, &o->threads) || o->threads < 0 || o->threads > 4096)
+                return cli_usage("run", "--threads needs an integer from 0 to 4096, not '%s'", value ? value : "");
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage("run", "unknown option '%s'", arg);
         } else if (positional < 3) {
@@ -153,6 +160,7 @@ static int run_select(const run_options *o, npy_array in[3])
                         clsel_status_string(st), clsel_last_error());
     }
     if (o->device == CLSEL_DEVICE_OPENCL) clsel_runtime_set_min_device_bytes(rt, 0); /* asked for by name */
+    clsel_runtime_set_cpu_threads(rt, (int32_t)o->threads);
     npy_array result;
     memset(&result, 0, sizeof result);
     result.dtype = in[1].dtype;

@@ -1,6 +1,8 @@
 /* cpu_parallel.c - splits a CPU run over threads, or over the caller's pool, when the
- * caller asks for it (the library never starts threads on its own). */
+ * caller asks for it (the options of clsel_plan_run_cpu_options, or a runtime's CPU
+ * threads). */
 #include <pthread.h>
+#include <unistd.h>
 
 #include "cpu/select_cpu.h"
 #include "plan/plan.h"
@@ -82,4 +84,10 @@ void clsel_priv_cpu_run_parallel(const cpu_walk *walk, const clsel_cpu_options *
         else
             run_piece(&job, i); /* no thread to be had: do its piece here */
     }
+}
+
+int32_t clsel_priv_cpu_cores(void)
+{
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online < 1 ? 1 : online > MAX_THREADS ? MAX_THREADS : (int32_t)online;
 }

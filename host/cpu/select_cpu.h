@@ -104,4 +104,7 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last);
  * (cpu_parallel.c). */
 void clsel_priv_cpu_run_parallel(const cpu_walk *walk, const clsel_cpu_options *options);
 
+/* The processors online (at least 1, at most the threads one run may start). */
+int32_t clsel_priv_cpu_cores(void);
+
 #endif

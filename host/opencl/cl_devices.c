@@ -49,7 +49,8 @@ static int device_preferred(const clsel_cl_api *cl, cl_device_id device, int *av
     return (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
 }
 
-clsel_status clsel_priv_auto_candidates(const clsel_cl_api *cl, const clsel_priv_device_list *list, clsel_priv_candidates *out)
+clsel_status clsel_priv_auto_candidates(const clsel_cl_api *cl, const clsel_priv_device_list *list,
+                                        int accelerators_only, clsel_priv_candidates *out)
 {
     out->count = 0;
     long want_platform = env_index("CLSEL_PLATFORM"), want_device = env_index("CLSEL_DEVICE_INDEX");
@@ -67,15 +68,31 @@ clsel_status clsel_priv_auto_candidates(const clsel_cl_api *cl, const clsel_priv
         out->devices[out->count++] = list->devices[p][want_device];
         return CLSEL_SUCCESS;
     }
+    if (want_platform >= 0) accelerators_only = 0; /* a platform the caller named: all its devices */
+    cl_device_id passed_over = NULL;
     for (int pass = 0; pass < 2; ++pass) /* pass 0: GPUs and accelerators; 1: the rest */
         for (cl_uint p = 0; p < list->num_platforms; ++p) {
             if (want_platform >= 0 && (long)p != want_platform) continue;
             for (cl_uint d = 0; d < list->num_devices[p] && out->count < MAX_CANDIDATES; ++d) {
                 int available = 0;
                 int preferred = device_preferred(cl, list->devices[p][d], &available);
-                if (available && preferred == (pass == 0)) out->devices[out->count++] = list->devices[p][d];
+                if (!available || preferred != (pass == 0)) continue;
+                if (pass == 1 && accelerators_only) {
+                    if (!passed_over) passed_over = list->devices[p][d];
+                    continue;
+                }
+                out->devices[out->count++] = list->devices[p][d];
             }
         }
+    if (out->count == 0 && passed_over) {
+        char name[128] = "";
+        cl->clGetDeviceInfo(passed_over, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        return clsel_priv_fail(CLSEL_ERROR_NO_DEVICE,
+                               "the OpenCL devices here are CPU devices (%s): the CPU path runs on the same cores "
+                               "and memory without copying to and from a device (ask for CLSEL_DEVICE_OPENCL, or "
+                               "name one with CLSEL_PLATFORM, to use them)",
+                               name);
+    }
     if (out->count == 0) return clsel_priv_fail(CLSEL_ERROR_NO_DEVICE, "no available OpenCL device");
     return CLSEL_SUCCESS;
 }
@@ -129,7 +146,7 @@ clsel_status clsel_list_devices(clsel_device_info *devices, int32_t capacity, in
     clsel_status st = clsel_priv_enumerate(cl, &list);
     if (st != CLSEL_SUCCESS) return st;
     clsel_priv_candidates order;
-    cl_device_id first = clsel_priv_auto_candidates(cl, &list, &order) == CLSEL_SUCCESS ? order.devices[0] : NULL;
+    cl_device_id first = clsel_priv_auto_candidates(cl, &list, 1, &order) == CLSEL_SUCCESS ? order.devices[0] : NULL;
     for (cl_uint p = 0; p < list.num_platforms; ++p)
         for (cl_uint d = 0; d < list.num_devices[p]; ++d) {
             if (*count < capacity) {

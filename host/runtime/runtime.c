@@ -71,14 +71,17 @@ static void close_device(clsel_runtime *rt)
     rt->device = NULL;
 }
 
-static clsel_status open_opencl(clsel_runtime *rt)
+/* AUTO takes GPUs and accelerators: a CPU-type OpenCL device runs on the same cores as
+ * the CPU path and only adds an upload and a download of memory the CPU path reads in
+ * place (on PoCL, 2-4x slower than the threaded CPU path: docs/performance.md). */
+static clsel_status open_opencl(clsel_runtime *rt, int accelerators_only)
 {
     rt->cl = clsel_priv_cl();
     if (!rt->cl) return CLSEL_ERROR_NO_DEVICE;
     clsel_priv_device_list list;
     clsel_priv_candidates found = {{NULL}, 0};
     clsel_status st = clsel_priv_enumerate(rt->cl, &list);
-    if (st == CLSEL_SUCCESS) st = clsel_priv_auto_candidates(rt->cl, &list, &found);
+    if (st == CLSEL_SUCCESS) st = clsel_priv_auto_candidates(rt->cl, &list, accelerators_only, &found);
     for (int i = 0; i < found.count; ++i) {
         st = open_device(rt, found.devices[i]);
         if (st == CLSEL_SUCCESS) return st;
@@ -99,7 +102,7 @@ clsel_status clsel_runtime_create(clsel_device want, clsel_runtime **out)
     rt->kind = CLSEL_DEVICE_CPU;
     snprintf(rt->name, sizeof rt->name, "cpu");
     if (resolved != CLSEL_DEVICE_CPU) {
-        st = open_opencl(rt);
+        st = open_opencl(rt, resolved == CLSEL_DEVICE_AUTO);
         if (st != CLSEL_SUCCESS) {
             if (resolved == CLSEL_DEVICE_OPENCL) {
                 clsel_runtime_destroy(rt);

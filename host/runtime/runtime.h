@@ -16,7 +16,12 @@ struct clsel_runtime {
     clsel_cl_context *ctx;
     uint64_t min_device_bytes; /* smaller runs take the CPU path */
     uint64_t chunk_bytes;      /* the caller's bound on a chunk (0: none) */
+    int32_t cpu_threads;       /* threads of runs on the CPU path (0: every core) */
 };
+
+/* Runs the plan on the CPU path with the runtime's threads. */
+clsel_status clsel_priv_runtime_run_cpu(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
+                                        void *out);
 
 /* The most bytes of one tensor the runtime puts in one device buffer: a chunk's size,
  * within the device's allocation limit and the caller's bound. */

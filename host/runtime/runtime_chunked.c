@@ -110,7 +110,7 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
         *rescued = 1;
         char device_failure[1024];
         snprintf(device_failure, sizeof device_failure, "%s", clsel_last_error());
-        st = clsel_plan_run_cpu(plan, in[0], in[1], in[2], out);
+        st = clsel_priv_runtime_run_cpu(rt, plan, in, out);
         if (st == CLSEL_SUCCESS) /* the caller can still read what went wrong on the device */
             clsel_priv_fail(CLSEL_ERROR_OPENCL, "%s (the run was finished on the CPU path)", device_failure);
     }

@@ -23,6 +23,24 @@ clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t byte
     return CLSEL_SUCCESS;
 }
 
+clsel_status clsel_runtime_set_cpu_threads(clsel_runtime *rt, int32_t threads)
+{
+    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_cpu_threads: rt is NULL");
+    if (threads < 0)
+        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_cpu_threads: threads is %d (must be >= 0)",
+                               (int)threads);
+    rt->cpu_threads = threads;
+    return CLSEL_SUCCESS;
+}
+
+clsel_status clsel_priv_runtime_run_cpu(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
+                                        void *out)
+{
+    clsel_cpu_options options = clsel_cpu_options_default();
+    options.threads = rt->cpu_threads ? rt->cpu_threads : clsel_priv_cpu_cores();
+    return clsel_plan_run_cpu_options(plan, in[0], in[1], in[2], out, &options);
+}
+
 clsel_status clsel_runtime_set_chunk_bytes(clsel_runtime *rt, uint64_t bytes)
 {
     if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_chunk_bytes: rt is NULL");
@@ -38,13 +56,13 @@ clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const 
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_run: %s is NULL", rt ? "plan" : "rt");
     clsel_status st = clsel_priv_cpu_check_buffers(plan, cond, then_data, else_data, out);
     if (st != CLSEL_SUCCESS) return st;
+    const void *const in[3] = {cond, then_data, else_data};
     if (plan->out_count == 0 || rt->kind == CLSEL_DEVICE_CPU || bytes_moved(plan) < rt->min_device_bytes) {
-        st = clsel_plan_run_cpu(plan, cond, then_data, else_data, out);
+        st = clsel_priv_runtime_run_cpu(rt, plan, in, out);
         if (st == CLSEL_SUCCESS) last_path = CLSEL_RUN_CPU;
         return st;
     }
     /* One path for every device run: a run that fits one chunk is one chunk. */
-    const void *const in[3] = {cond, then_data, else_data};
     int rescued = 0;
     st = clsel_priv_runtime_run_chunked(rt, plan, in, out, &rescued);
     if (st == CLSEL_SUCCESS) last_path = rescued ? CLSEL_RUN_RESCUED : CLSEL_RUN_DEVICE;

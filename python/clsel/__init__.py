@@ -113,7 +113,6 @@ _plan_create = _declare("clsel_plan_create", ctypes.c_int, ctypes.c_int, ctypes.
                         ctypes.POINTER(_P))
 _plan_destroy = _declare("clsel_plan_destroy", None, _P)
 _plan_output_shape = _declare("clsel_plan_output_shape", ctypes.POINTER(_Shape), _P)
-_plan_run_cpu = _declare("clsel_plan_run_cpu", ctypes.c_int, _P, _P, _P, _P, _P)
 _runtime_create = _declare("clsel_runtime_create", ctypes.c_int, ctypes.c_int, ctypes.POINTER(_P))
 _runtime_destroy = _declare("clsel_runtime_destroy", None, _P)
 _runtime_device = _declare("clsel_runtime_device", ctypes.c_int, _P)
@@ -216,15 +215,36 @@ def runtime_device(device="auto"):
     return kind, _runtime_device_name(handle).decode()
 
 
-def select(cond, then, else_, broadcast="numpy", axis=-1, cond_broadcast="one-way", device="auto"):
-    """out = cond ? then : else_, bit for bit, as a new numpy array.
+def _check_out(out, shape, dtype):
+    """The caller's output array: exactly the result's dtype and shape, C-contiguous and
+    writeable (the library writes it in place)."""
+    if not isinstance(out, np.ndarray):
+        raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT", f"out must be a numpy array, not {type(out).__name__}")
+    problems = []
+    if out.dtype != dtype:
+        problems.append(f"dtype {out.dtype.name} (the result's is {dtype.name})")
+    if out.shape != shape:
+        problems.append(f"shape {out.shape} (the result's is {shape})")
+    if not out.flags.c_contiguous:
+        problems.append("not C-contiguous")
+    if not out.flags.writeable:
+        problems.append("read-only")
+    if problems:
+        raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT", "out has " + ", ".join(problems))
+
+
+def select(cond, then, else_, broadcast="numpy", axis=-1, cond_broadcast="one-way", device="auto", out=None):
+    """out = cond ? then : else_, bit for bit, as a new numpy array (or written into `out`).
 
     cond: bool or uint8 array (nonzero = true). then, else_: arrays of one common dtype
     (bool, (u)int8..64, float16/32/64, ml_dtypes.bfloat16). broadcast: "numpy" (default),
     "none" (alias "explicit") or "pdpd" with `axis`. cond_broadcast: "one-way" (default,
     as Select-1 says) or "bidirectional" (OpenVINO's runtime, ONNX Where). device:
-    "auto" (an OpenCL device if there is one, else the CPU path; runs that move less
-    than 1 MiB take the CPU path), "cpu" or "opencl" (every run on the device).
+    "auto" (an OpenCL GPU or accelerator if there is one, else the CPU path on every
+    core; runs that move less than 1 MiB take the CPU path), "cpu" or "opencl" (every
+    run on the device). out: an array of the result's dtype and shape (C-contiguous,
+    writeable) to write into and return; it may be `then` or `else_` itself when that
+    has the result's shape; any other overlap with an input is an error.
     """
     cond, then, else_ = _dense(cond), _dense(then), _dense(else_)
     codes = [_dtype_code(a, name) for a, name in ((cond, "cond"), (then, "then"), (else_, "else"))]
@@ -234,12 +254,13 @@ def select(cond, then, else_, broadcast="numpy", axis=-1, cond_broadcast="one-wa
     _check(_plan_create(codes[1], *shapes, _attrs(broadcast, axis, cond_broadcast), ctypes.byref(plan)))
     try:
         shape = _plan_output_shape(plan).contents
-        out = np.empty(tuple(shape.dims[i] for i in range(shape.rank)), dtype=then.dtype)
-        pointers = [a.ctypes.data_as(_P) for a in (cond, then, else_, out)]
-        if device == "cpu":
-            _check(_plan_run_cpu(plan, *pointers))
+        out_shape = tuple(shape.dims[i] for i in range(shape.rank))
+        if out is None:
+            out = np.empty(out_shape, dtype=then.dtype)
         else:
-            _check(_runtime_run(_runtime(device), plan, *pointers))
+            _check_out(out, out_shape, then.dtype)
+        pointers = [a.ctypes.data_as(_P) for a in (cond, then, else_, out)]
+        _check(_runtime_run(_runtime(device), plan, *pointers))
         return out
     finally:
         _plan_destroy(plan)

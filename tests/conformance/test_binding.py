@@ -78,3 +78,38 @@ def test_devices():
     if kind == "opencl":
         assert any(d["auto_choice"] and d["name"] == name for d in devices)
     assert clsel.version().count(".") == 2
+
+
+def test_out_argument():
+    rng = np.random.default_rng(11)
+    then = rng.standard_normal((4, 5)).astype(np.float32)
+    else_ = rng.standard_normal(5).astype(np.float32)
+    cond = rng.integers(0, 2, size=(4, 5)).astype(bool)
+    want = np.where(cond, then, else_)
+    for device in ("cpu", "auto"):
+        out = np.full((4, 5), np.nan, np.float32)
+        assert clsel.select(cond, then, else_, device=device, out=out) is out
+        assert np.array_equal(out, want)
+    in_place = then.copy()  # out may be then itself (same shape)
+    assert clsel.select(cond, in_place, else_, out=in_place) is in_place
+    assert np.array_equal(in_place, want)
+    wrong = [
+        (np.empty((4, 5), np.float64), "dtype float64"),
+        (np.empty((5, 4), np.float32), "shape (5, 4)"),
+        (np.empty((4, 10), np.float32)[:, ::2], "not C-contiguous"),
+        ([0.0] * 20, "numpy array"),
+    ]
+    read_only = np.empty((4, 5), np.float32)
+    read_only.flags.writeable = False
+    wrong.append((read_only, "read-only"))
+    for bad, text in wrong:
+        with pytest.raises(clsel.ClselError) as error:
+            clsel.select(cond, then, else_, out=bad)
+        assert error.value.status == "CLSEL_ERROR_INVALID_ARGUMENT" and text in error.value.message, error.value
+    shifted = np.zeros(25, np.float32)  # out overlapping then partly: refused, nothing written
+    then_view, out_view = shifted[:20].reshape(4, 5), shifted[1:21].reshape(4, 5)
+    then_view[...] = then
+    before = shifted.copy()
+    with pytest.raises(clsel.ClselError) as error:
+        clsel.select(cond, then_view, else_, out=out_view)
+    assert "overlap" in error.value.message and np.array_equal(shifted, before, equal_nan=True)

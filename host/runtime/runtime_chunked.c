@@ -39,7 +39,36 @@ typedef struct chunk_run {
     cl_command_queue queue[SETS];
     cl_mem mem[SETS][4]; /* cond, then, else, out of each set */
     size_t bytes[4];     /* each buffer's size */
+    cl_event host_last[SETS]; /* each set's last command that reads or writes the caller's memory */
 } chunk_run;
+
+/* Keeps `event` as the set's last transfer to or from the caller's memory. */
+static void note_transfer(chunk_run *run, int set, cl_event event)
+{
+    if (run->host_last[set]) run->rt->cl->clReleaseEvent(run->host_last[set]);
+    run->host_last[set] = event;
+}
+
+/* Returns once no command of the set can still touch the caller's memory, also when the
+ * device is failing: the caller may free its buffers, and the CPU path may rewrite
+ * `out`, as soon as the run returns. clFinish; if that fails, the set's last transfer
+ * (its queue is in order, so every earlier one is done when it is), waited for or, as
+ * a last resort, polled until it completes or is terminated. Returns clFinish's code. */
+static cl_int drain_set(const chunk_run *run, int set)
+{
+    const clsel_cl_api *cl = run->rt->cl;
+    const cl_int err = cl->clFinish(run->queue[set]);
+    cl_event last = run->host_last[set];
+    if (err == CL_SUCCESS || !last || cl->clWaitForEvents(1, &last) == CL_SUCCESS) return err;
+    for (int tries = 0; tries < 1000000; ++tries) {
+        cl_int status = CL_COMPLETE;
+        if (cl->clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) == CL_SUCCESS &&
+            status <= CL_COMPLETE)
+            break; /* complete, or terminated with an error: it will not run any more */
+        if (cl->clFinish(run->queue[set]) == CL_SUCCESS) break;
+    }
+    return err;
+}
 
 static cl_int make_set(chunk_run *run, int set)
 {
@@ -61,16 +90,21 @@ static clsel_status run_chunk(chunk_run *run, int set, const clsel_plan *chunk, 
     cl_command_queue q = run->queue[set];
     for (int op = 0; op < 3; ++op) {
         const size_t size = op ? w : 1;
+        cl_event sent = NULL;
         cl_int err = cl->clEnqueueWriteBuffer(q, run->mem[set][op], CL_FALSE, 0, (size_t)chunk->in_count[op] * size,
-                                              run->in[op] + (size_t)base[op] * size, 0, NULL, NULL);
+                                              run->in[op] + (size_t)base[op] * size, 0, NULL, &sent);
         if (err != CL_SUCCESS) return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clEnqueueWriteBuffer failed");
+        note_transfer(run, set, sent);
     }
     clsel_status st = clsel_cl_enqueue(run->rt->ctx, chunk, q, run->mem[set][0], 0, run->mem[set][1], 0,
                                        run->mem[set][2], 0, run->mem[set][3], 0, 0, NULL, NULL);
     if (st != CLSEL_SUCCESS) return st;
+    cl_event received = NULL;
     cl_int err = cl->clEnqueueReadBuffer(q, run->mem[set][3], CL_FALSE, 0, (size_t)chunk->out_count * w,
-                                         run->out + (size_t)base[PLAN_OUT] * w, 0, NULL, NULL);
-    return err == CL_SUCCESS ? CLSEL_SUCCESS : clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clEnqueueReadBuffer failed");
+                                         run->out + (size_t)base[PLAN_OUT] * w, 0, NULL, &received);
+    if (err != CL_SUCCESS) return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clEnqueueReadBuffer failed");
+    note_transfer(run, set, received);
+    return CLSEL_SUCCESS;
 }
 
 clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
@@ -82,7 +116,7 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
     clsel_priv_plan_chunks_start(&it, plan, (int64_t)(clsel_priv_runtime_chunk_bytes(rt) / plan->elem_size));
     const size_t most = (size_t)clsel_priv_plan_chunks_max_elements(&it);
 
-    chunk_run run = {rt, plan, {in[0], in[1], in[2]}, out, {rt->queue, rt->queue2}, {{NULL}}, {0}};
+    chunk_run run = {rt, plan, {in[0], in[1], in[2]}, out, {rt->queue, rt->queue2}, {{NULL}}, {0}, {NULL}};
     run.bytes[0] = most;
     run.bytes[1] = run.bytes[2] = run.bytes[3] = most * plan->elem_size;
     clsel_status st = CLSEL_SUCCESS;
@@ -101,8 +135,9 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
         st = run_chunk(&run, set, &chunk, base);
     }
     for (int set = 0; set < SETS; ++set) {
-        cl_int err = cl->clFinish(run.queue[set]); /* the downloads land before we return */
+        cl_int err = drain_set(&run, set); /* the downloads land before we return */
         if (err != CL_SUCCESS && st == CLSEL_SUCCESS) st = clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clFinish failed");
+        note_transfer(&run, set, NULL);
         for (int t = 0; t < 4; ++t)
             if (run.mem[set][t]) cl->clReleaseMemObject(run.mem[set][t]);
     }

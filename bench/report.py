@@ -225,6 +225,27 @@ def thresholds_section(run):
     return "\n".join(lines)
 
 
+def runtime_section(data):
+    """Host memory in and out through the Python binding: AUTO against the CPU path,
+    the OpenCL device and numpy.where (bench/runtime.py)."""
+    kind, name = data["auto"]
+    lines = ["## Runtime: host memory in and out", "",
+             "`PYTHONPATH=python build/venv/bin/python bench/runtime.py --json build/bench/runtime.json`: "
+             "`clsel.select` as a Python user calls it (default arguments = AUTO; `device=\"cpu\"`; "
+             "`device=\"opencl\"`), beside `numpy.where`, medians in microseconds, the first three interleaved "
+             f"call by call and OpenCL timed after them. AUTO ran on: {kind} ({name}). With PoCL the only OpenCL "
+             "device, AUTO and `cpu` are the same code (the CPU runtime on every core); their ratio shows the "
+             "order effects of this machine, not a difference. `auto, out=` writes into a preallocated array, "
+             "which spares the page faults a fresh result pays on its first write (the large sizes).", "",
+             "| pattern | elements | auto us | auto, out= us | cpu us | opencl us | numpy.where us | auto / numpy |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in data["rows"]:
+        opencl = f"{r['opencl_us']:,.1f}" if "opencl_us" in r else "-"
+        lines.append(f"| {r['pattern']} | {r['elements']:,} | {r['auto_us']:,.1f} | {r['auto_out_us']:,.1f} | "
+                     f"{r['cpu_us']:,.1f} | {opencl} | {r['numpy_us']:,.1f} | {r['auto_us'] / r['numpy_us']:.2f} |")
+    return "\n".join(lines)
+
+
 def gpu_section(paths):
     parts = ["## GPU", ""]
     for path in paths:
@@ -333,6 +354,8 @@ def markdown(run, options):
     if run.peer_case:
         parts += ["### Peers", "", peer_detail(run), ""]
     parts += [thresholds_section(run), ""]
+    if options.runtime:
+        parts += [runtime_section(load(options.runtime)), ""]
     if options.gpu:
         parts += [gpu_section(options.gpu), ""]
     return "\n".join(parts)
@@ -349,6 +372,7 @@ def main(argv=None):
     parser.add_argument("--sweep", help="clsel bench --sweep N --json output")
     parser.add_argument("--sweep-peers", help="bench/peers.py --peer numpy on the sweep's file")
     parser.add_argument("--sweep-chart", help="the PNG of the sweep's distributions")
+    parser.add_argument("--runtime", help="bench/runtime.py --json output")
     options = parser.parse_args(argv)
     run = Run(load(options.clsel), load(options.clsel_threads) if options.clsel_threads else None,
               load(options.peers) if options.peers else None)

@@ -33,7 +33,9 @@ POCL_CACHE_DIR="$cache" "$python" bench/peers.py --cases "$out/clsel.json" --rep
 POCL_CACHE_DIR="$cache" "$build/bin/clsel" bench --sweep "$sweep" --seed "$seed" "${size[@]}" \
     --json "$out/sweep.json" | tee "$out/sweep.txt"
 "$python" bench/peers.py --cases "$out/sweep.json" --peer numpy --repeat 3 --json "$out/sweep_peers.json"
+PYTHONPATH=python POCL_CACHE_DIR="$cache" "$python" bench/runtime.py "${size[@]}" --json "$out/runtime.json"
 "$python" bench/report.py --clsel "$out/clsel.json" --clsel-threads "$out/clsel_threads.json" \
     --peers "$out/peers.json" --markdown "$docs/performance.md" --chart "$docs/performance.png" \
-    --sweep "$out/sweep.json" --sweep-peers "$out/sweep_peers.json" --sweep-chart "$docs/performance_sweep.png"
+    --sweep "$out/sweep.json" --sweep-peers "$out/sweep_peers.json" --sweep-chart "$docs/performance_sweep.png" \
+    --runtime "$out/runtime.json"
 echo "bench/run.sh: wrote $docs/performance.md, $docs/performance.png and $docs/performance_sweep.png"

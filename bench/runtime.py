@@ -8,6 +8,8 @@ beside numpy.where, in one process, alternating the four so that drift hits them
 Each figure is the median of the calls after a warm-up call (the OpenCL device's
 kernels are built during the warm-up). The CPU path and numpy.where share the
 machine's cores; OpenCL here is whatever AUTO would not take (PoCL on the CI box).
+The OpenCL calls are timed after the others, not between them: PoCL's worker threads
+keep spinning for a while after a run and would slow whatever came next.
 """
 import argparse
 import json
@@ -89,11 +91,13 @@ def main():
                 "auto": lambda: clsel.select(cond, then, else_),
                 "cpu": lambda: clsel.select(cond, then, else_, device="cpu"),
                 "numpy": lambda: np.where(cond, then, else_),
+                "auto_out": lambda: clsel.select(cond, then, else_, out=out),
             }
+            repeats = repeats_for(out.nbytes, args.quick)
+            medians = time_calls(funcs, repeats)
             if have_opencl:
-                funcs["opencl"] = lambda: clsel.select(cond, then, else_, device="opencl")
-            funcs["auto_out"] = lambda: clsel.select(cond, then, else_, out=out)
-            medians = time_calls(funcs, repeats_for(out.nbytes, args.quick))
+                medians.update(time_calls({"opencl": lambda: clsel.select(cond, then, else_, device="opencl")},
+                                          repeats))
             row = {"pattern": pattern, "elements": int(out.size), "out_bytes": int(out.nbytes),
                    **{f"{k}_us": v * 1e6 for k, v in medians.items()}}
             rows.append(row)

@@ -86,8 +86,19 @@ void clsel_priv_cpu_run_parallel(const cpu_walk *walk, const clsel_cpu_options *
     }
 }
 
-int32_t clsel_priv_cpu_cores(void)
+/* sysconf reads /sys on Linux (tens of microseconds, more than a small run): asked
+ * once per process. */
+static int32_t cores;
+static pthread_once_t cores_once = PTHREAD_ONCE_INIT;
+
+static void count_cores(void)
 {
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online < 1 ? 1 : online > MAX_THREADS ? MAX_THREADS : (int32_t)online;
+    cores = online < 1 ? 1 : online > MAX_THREADS ? MAX_THREADS : (int32_t)online;
+}
+
+int32_t clsel_priv_cpu_cores(void)
+{
+    pthread_once(&cores_once, count_cores);
+    return cores;
 }

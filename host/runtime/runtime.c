@@ -73,7 +73,7 @@ static void close_device(clsel_runtime *rt)
 
 /* AUTO takes GPUs and accelerators: a CPU-type OpenCL device runs on the same cores as
  * the CPU path and only adds an upload and a download of memory the CPU path reads in
- * place (on PoCL, 2-4x slower than the threaded CPU path: docs/performance.md). */
+ * place (on PoCL 2-20x slower than the CPU path: docs/performance.md, "Runtime"). */
 static clsel_status open_opencl(clsel_runtime *rt, int accelerators_only)
 {
     rt->cl = clsel_priv_cl();

@@ -71,6 +71,18 @@ CLSEL_API const char *clsel_cl_build_log(const clsel_cl_context *ctx);
 /* The device name of `ctx`, for logs ("" for NULL). */
 CLSEL_API const char *clsel_cl_device_name(const clsel_cl_context *ctx);
 
+/* 1 when the program of `ctx` came from the kernel cache on disk instead of a build
+ * from source (0 otherwise, and for NULL). Compiled programs are kept between processes,
+ * keyed by the library version, the kernel source, the device, its driver and the
+ * platform; an entry that does not match or does not load is ignored and replaced.
+ * Entries are written for GPUs and accelerators (a CPU device such as PoCL keeps its
+ * own cache, and making it hand out a binary is slow).
+ *   CLSEL_KERNEL_CACHE=off       no cache
+ *   CLSEL_KERNEL_CACHE=on        entries for CPU devices too
+ *   CLSEL_KERNEL_CACHE_DIR=DIR   where (default $XDG_CACHE_HOME/clsel, else
+ *                                $HOME/.cache/clsel) */
+CLSEL_API int clsel_cl_program_cached(const clsel_cl_context *ctx);
+
 /* The raw cl_int of the last failed OpenCL call on this thread (CL_SUCCESS when the
  * last failure was not an OpenCL call). */
 CLSEL_API cl_int clsel_cl_last_cl_error(void);

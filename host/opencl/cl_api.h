@@ -48,6 +48,12 @@
       (cl_program p, cl_uint n, const cl_device_id *d, const char *o,                          \
        void(CL_CALLBACK * f)(cl_program, void *), void *u),                                     \
       (p, n, d, o, f, u), BUILD)                                                                \
+    X(cl_program, clCreateProgramWithBinary,                                                   \
+      (cl_context c, cl_uint n, const cl_device_id *d, const size_t *l, const unsigned char **b, cl_int *s,  \
+       cl_int *errcode_ret),                                                                    \
+      (c, n, d, l, b, s, errcode_ret), OBJECT)                                                  \
+    X(cl_int, clGetProgramInfo, (cl_program p, cl_program_info i, size_t n, void *v, size_t *r), \
+      (p, i, n, v, r), CODE)                                                                    \
     X(cl_int, clGetProgramBuildInfo,                                                           \
       (cl_program p, cl_device_id d, cl_program_build_info i, size_t n, void *v, size_t *r),   \
       (p, d, i, n, v, r), CODE)                                                                 \

@@ -36,6 +36,7 @@ struct clsel_cl_context {
     size_t work_group_size; /* the vectors family's work-group size (<= 256) */
     cl_uint compute_units;
     clsel_priv_family family;
+    int program_cached;     /* the program came from the disk cache (cl_cache.c) */
     int locks_ready;        /* how many kernel slots have an initialized lock */
     kernel_slot kernels[ELEMENT_WIDTHS][KERNELS_PER_WIDTH];
 };

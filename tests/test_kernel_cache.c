@@ -1,0 +1,145 @@
+/* test_kernel_cache.c - compiled programs kept on disk (host/opencl/cl_cache.c): the
+ * first context builds from source and writes an entry, the next loads it; an entry
+ * that is corrupt, truncated, from another key or not an entry at all is ignored and
+ * replaced; CLSEL_KERNEL_CACHE=off writes nothing. CLSEL_KERNEL_CACHE=on, so that a CPU
+ * device (PoCL) gets entries too. Every context, cached or not, must
+ * give exact results.
+ *
+ *   test_kernel_cache DIR   (a folder of its own under DIR is used)
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "test_cl.h"
+#include "test_util.h"
+
+static test_cl env;
+static char dir[1024], entry[1400];
+
+/* The cache's one entry in `dir` (its path in `entry`); how many files there are. */
+static int find_entry(void)
+{
+    int files = 0;
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.') {
+            snprintf(entry, sizeof entry, "%s/%s", dir, e->d_name);
+            ++files;
+        }
+    closedir(d);
+    return files;
+}
+
+/* A context on the test device: was it loaded from the cache, and is it exact? */
+static int context_round(const char *what)
+{
+    clsel_cl_context *ctx = NULL;
+    CHECK_OK(clsel_cl_context_create(env.context, env.device, &ctx));
+    if (!ctx) return -1;
+    const int cached = clsel_cl_program_cached(ctx);
+    clsel_cl_context *kept = env.ctx; /* test_cl_run enqueues through env.ctx */
+    env.ctx = ctx;
+    clsel_shape c = SHAPE(37, 1), t = SHAPE(37, 50), e = SHAPE(50);
+    static const clsel_dtype dtypes[] = {CLSEL_U8, CLSEL_F16, CLSEL_F32, CLSEL_F64};
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; ++i) {
+        clsel_plan *plan = NULL;
+        CHECK_OK(clsel_plan_create(dtypes[i], &c, &t, &e, NULL, &plan));
+        test_data td;
+        test_data_make(&td, plan, 5 + i);
+        CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.want));
+        int guards_ok = 0;
+        CHECK_OK(test_cl_run(&env, plan, td.cond, td.then_data, td.else_data, td.got, 3, &guards_ok));
+        CHECK_MSG(guards_ok && memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0, "%s: %s differs", what,
+                  clsel_dtype_name(dtypes[i]));
+        test_data_free(&td);
+        clsel_plan_destroy(plan);
+    }
+    env.ctx = kept;
+    clsel_cl_context_destroy(ctx);
+    return cached;
+}
+
+static long file_size(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    return size;
+}
+
+/* Rewrites the entry: flips the byte at `at` (from the end when negative), or cuts it
+ * to `keep` bytes. */
+static void damage(long at, long keep)
+{
+    long size = file_size(entry);
+    FILE *f = fopen(entry, "rb");
+    unsigned char *bytes = malloc((size_t)size);
+    CHECK(f && bytes && fread(bytes, 1, (size_t)size, f) == (size_t)size);
+    if (f) fclose(f);
+    if (keep < 0) bytes[at < 0 ? size + at : at] ^= 0x5A;
+    f = fopen(entry, "wb");
+    CHECK(f && fwrite(bytes, 1, (size_t)(keep < 0 ? size : keep), f) == (size_t)(keep < 0 ? size : keep));
+    if (f) fclose(f);
+    free(bytes);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_kernel_cache DIR\n");
+        return 2;
+    }
+    snprintf(dir, sizeof dir, "%s/kernel-cache-XXXXXX", argv[1]);
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "test_kernel_cache: cannot make a folder under %s\n", argv[1]);
+        return 1;
+    }
+    setenv("CLSEL_KERNEL_CACHE_DIR", dir, 1);
+    setenv("CLSEL_KERNEL_CACHE", "on", 1); /* entries for a CPU device too (PoCL in CI) */
+    test_cl_open(&env); /* its own context: built from source, writes the entry */
+    CHECK_MSG(find_entry() == 1, "%d files in the cache after the first build", find_entry());
+    CHECK_MSG(context_round("second context") == 1, "the second context did not load the cached program");
+    CHECK(find_entry() == 1);
+
+    /* Damaged entries: ignored (built from source), and replaced by a good one. */
+    const long size = file_size(entry);
+    const struct {
+        const char *what;
+        long at, keep;
+    } damages[] = {{"a flipped byte in the binary", -100, -1}, {"a flipped byte in the key", 20, -1},
+                   {"a flipped magic", 0, -1}, {"a truncated binary", 0, size - 1000}, {"an empty file", 0, 0}};
+    for (size_t i = 0; i < sizeof damages / sizeof damages[0]; ++i) {
+        damage(damages[i].at, damages[i].keep);
+        CHECK_MSG(context_round(damages[i].what) == 0, "%s was trusted", damages[i].what);
+        CHECK_MSG(file_size(entry) == size && context_round("the rewritten entry") == 1,
+                  "after %s the entry was not rewritten", damages[i].what);
+    }
+
+    /* Off: nothing read, nothing written. */
+    remove(entry);
+    setenv("CLSEL_KERNEL_CACHE", "off", 1);
+    CHECK(context_round("cache off") == 0 && find_entry() == 0);
+    setenv("CLSEL_KERNEL_CACHE", "on", 1);
+    CHECK(context_round("cache back on") == 0 && find_entry() == 1);
+
+    /* The default: entries only for GPUs and accelerators (read for any device). */
+    remove(entry);
+    unsetenv("CLSEL_KERNEL_CACHE");
+    cl_device_type type = 0;
+    clGetDeviceInfo(env.device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    context_round("the default mode");
+    CHECK_MSG(find_entry() == ((type & CL_DEVICE_TYPE_CPU) ? 0 : 1), "default mode on a %s device: %d entries",
+              (type & CL_DEVICE_TYPE_CPU) ? "CPU" : "non-CPU", find_entry());
+    printf("kernel cache in %s: %ld bytes for %s; load, damage and rewrite checked\n", dir, size, env.device_name);
+    remove(entry);
+    rmdir(dir);
+    test_cl_close(&env);
+    return check_report("test_kernel_cache");
+}

@@ -5,8 +5,9 @@
     array([ 1, 20])
 
 No compiled extension: the module loads the built C library, from the file named by
-the environment variable CLSEL_LIBRARY, or else from the build tree next to this
-package (build/lib/libclsel.so), or else from the system's library path.
+the environment variable CLSEL_LIBRARY, or else from inside the package (where
+`pip install .` puts it), or else from the build tree next to this package
+(build/lib/libclsel.so), or else from the system's library path.
 
 Functions: select, infer_shape, devices, version. Failures raise ClselError, which
 carries the status name (e.g. "CLSEL_ERROR_INVALID_SHAPE") and the library's message.
@@ -80,8 +81,8 @@ def _find_library():
     if explicit:
         return explicit
     here = os.path.dirname(os.path.abspath(__file__))
-    for candidate in (os.path.join(here, "..", "..", "build", "lib", "libclsel.so"),
-                      os.path.join(here, "libclsel.so")):
+    for candidate in (os.path.join(here, "libclsel.so"),  # installed by pip, inside the package
+                      os.path.join(here, "..", "..", "build", "lib", "libclsel.so")):  # the source tree's build
         if os.path.exists(candidate):
             return os.path.normpath(candidate)
     found = ctypes.util.find_library("clsel")

@@ -54,7 +54,7 @@ int cmd_devices(int argc, char **argv)
     if (chosen)
         printf("* = the device --device auto tries first (CLSEL_PLATFORM / CLSEL_DEVICE_INDEX choose another)\n");
     else
-        printf("--device auto finds no usable device here (%s) and uses the CPU path\n", clsel_last_error());
+        printf("--device auto uses the CPU path here: %s\n", clsel_last_error());
     free(devices);
     return CLI_OK;
 }

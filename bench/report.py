@@ -232,7 +232,7 @@ def runtime_section(data):
     lines = ["## Runtime: host memory in and out", "",
              "`PYTHONPATH=python build/venv/bin/python bench/runtime.py --json build/bench/runtime.json`: "
              "`clsel.select` as a Python user calls it (default arguments = AUTO; `device=\"cpu\"`; "
-             "`device=\"opencl\"`), beside `numpy.where`, medians in microseconds, the first three interleaved "
+             "`device=\"opencl\"`, in place on a device that works in host memory, as PoCL does), beside `numpy.where`, medians in microseconds, the first three interleaved "
              f"call by call and OpenCL timed after them. AUTO ran on: {kind} ({name}). With PoCL the only OpenCL "
              "device, AUTO and `cpu` are the same code (the CPU runtime on every core); their ratio shows the "
              "order effects of this machine, not a difference. `auto, out=` writes into a preallocated array, "

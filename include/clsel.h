@@ -333,7 +333,8 @@ CLSEL_API const char *clsel_runtime_fallback_reason(const clsel_runtime *rt);
  * the CPU path. The others, including tensors that would not fit one device allocation
  * (CL_DEVICE_MAX_MEM_ALLOC_SIZE), stream through the device in chunks of the output of
  * at most 4 MiB (one chunk for a run that fits), each uploading only the slices of the
- * inputs it reads, on two queues so that transfers and kernels can overlap; if the
+ * inputs it reads, on two queues so that transfers and kernels can overlap (or, on a
+ * device that works in host memory, in place: clsel_runtime_set_zero_copy); if the
  * device fails during a run, the run is completed on the CPU path. Safe to call from
  * several threads at once on one runtime. */
 CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
@@ -370,6 +371,14 @@ CLSEL_API clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uin
  * the default. A chunk holds at least one element whatever the bound. Set it before
  * sharing the runtime between threads. */
 CLSEL_API clsel_status clsel_runtime_set_chunk_bytes(clsel_runtime *rt, uint64_t bytes);
+
+/* On a device that works in host memory (CL_DEVICE_HOST_UNIFIED_MEMORY: CPU devices,
+ * integrated GPUs) device runs read the inputs and write the output in place, through
+ * CL_MEM_USE_HOST_PTR buffers, with no copies and no chunks, unless `out` overlaps an
+ * input (in place) or a tensor exceeds one device allocation. enabled = 0 makes this
+ * runtime copy through the device in chunks instead, as on a discrete GPU. Set it
+ * before sharing the runtime between threads. */
+CLSEL_API clsel_status clsel_runtime_set_zero_copy(clsel_runtime *rt, int enabled);
 
 /* Runs a runtime sends to the CPU path (a CPU runtime, small runs, rescues) use this
  * many threads: 0 (the default) is one per processor online, 1 the calling thread

@@ -17,10 +17,11 @@
 #endif
 
 #ifdef TEST_CHUNKED
-/* The runtime's chunked path: a random small chunk bound makes every tensor over it run
- * in chunks; the result must still be the oracle's, in place too, and come from the
- * device (not rescued by the CPU path; an empty output has nothing to run anywhere and
- * takes the CPU path). */
+/* The runtime's device paths: copied in chunks, with a random small chunk bound that
+ * makes every tensor over it run in many chunks, or in place where the device works in
+ * host memory (zero copy, chosen at random); the result must still be the oracle's, in
+ * place too, and come from the device (not rescued by the CPU path; an empty output has
+ * nothing to run anywhere and takes the CPU path). */
 static clsel_runtime *chunk_runtime;
 
 static void check_chunked(const clsel_plan *plan, test_data *td, rng *r, const char *text)
@@ -29,6 +30,7 @@ static void check_chunked(const clsel_plan *plan, test_data *td, rng *r, const c
     static const unsigned long long limits[] = {1, 3, 8, 64, 100, 1000, 4096};
     const size_t bytes = (size_t)td->out_count * td->w;
     CHECK_OK(clsel_runtime_set_chunk_bytes(chunk_runtime, limits[rng_below(r, sizeof limits / sizeof limits[0])]));
+    CHECK_OK(clsel_runtime_set_zero_copy(chunk_runtime, rng_below(r, 4) == 0));
     memset(td->got, 0xEE, bytes);
     CHECK_OK(clsel_runtime_run(chunk_runtime, plan, td->cond, td->then_data, td->else_data, td->got));
     CHECK_MSG(memcmp(td->got, td->want, bytes) == 0, "chunked runtime differs from the oracle: %s", text);

@@ -375,11 +375,13 @@ int main(int argc, char **argv)
         if (s.runtime) {
             CHECK_OK(clsel_runtime_set_min_device_bytes(s.runtime, 0));
             s.runs = s.runs / 10 + 1;
-            done = run_workers(&s, threads, runtime_worker);
+            done = run_workers(&s, threads, runtime_worker); /* in place where the device allows */
+            CHECK_OK(clsel_runtime_set_zero_copy(s.runtime, 0));
+            done += run_workers(&s, threads, runtime_worker);
             CHECK_OK(clsel_runtime_set_chunk_bytes(s.runtime, 1000)); /* most tensors now run in chunks */
             done += run_workers(&s, threads, runtime_worker);
-            printf("%d threads, one runtime: %ld runs compared (half of them chunked), none rescued\n", threads,
-                   done);
+            printf("%d threads, one runtime: %ld runs compared (zero copy, copied, in small chunks), none rescued\n",
+                   threads, done);
             clsel_runtime_destroy(s.runtime);
         }
         release_shared(&s);

@@ -71,6 +71,13 @@
       (q, k, dim, off, gws, lws, nw, w, e), CODE)                                               \
     X(cl_int, clEnqueueMarkerWithWaitList,                                                     \
       (cl_command_queue q, cl_uint nw, const cl_event *w, cl_event *e), (q, nw, w, e), CODE)   \
+    X(void *, clEnqueueMapBuffer,                                                              \
+      (cl_command_queue q, cl_mem m, cl_bool b, cl_map_flags f, size_t off, size_t n, cl_uint nw, \
+       const cl_event *w, cl_event *e, cl_int *errcode_ret),                                    \
+      (q, m, b, f, off, n, nw, w, e, errcode_ret), OBJECT)                                      \
+    X(cl_int, clEnqueueUnmapMemObject,                                                         \
+      (cl_command_queue q, cl_mem m, void *p, cl_uint nw, const cl_event *w, cl_event *e), (q, m, p, nw, w, e), \
+      CODE)                                                                                     \
     X(cl_int, clEnqueueWriteBuffer,                                                            \
       (cl_command_queue q, cl_mem m, cl_bool b, size_t off, size_t n, const void *h, cl_uint nw, \
        const cl_event *w, cl_event *e),                                                         \

@@ -80,6 +80,10 @@ static clsel_status query_device(clsel_cl_context *ctx)
     if (err == CL_SUCCESS)
         err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof ctx->local_mem, &ctx->local_mem,
                                   NULL);
+    if (err == CL_SUCCESS &&
+        cl->clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof ctx->host_unified, &ctx->host_unified,
+                            NULL) != CL_SUCCESS)
+        ctx->host_unified = CL_FALSE; /* deprecated since OpenCL 2.0: a driver may refuse it */
     if (err != CL_SUCCESS)
         return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetDeviceInfo failed");
     /* The vectors family runs work-groups of 256 items, or the largest power of two the

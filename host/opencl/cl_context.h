@@ -35,6 +35,7 @@ struct clsel_cl_context {
     cl_ulong local_mem;
     size_t work_group_size; /* the vectors family's work-group size (<= 256) */
     cl_uint compute_units;
+    cl_bool host_unified; /* CL_DEVICE_HOST_UNIFIED_MEMORY: the device works in host memory */
     clsel_priv_family family;
     int program_cached;     /* the program came from the disk cache (cl_cache.c) */
     int locks_ready;        /* how many kernel slots have an initialized lock */

@@ -17,6 +17,7 @@ struct clsel_runtime {
     uint64_t min_device_bytes; /* smaller runs take the CPU path */
     uint64_t chunk_bytes;      /* the caller's bound on a chunk (0: none) */
     int32_t cpu_threads;       /* threads of runs on the CPU path (0: every core) */
+    int copy_only;             /* clsel_runtime_set_zero_copy(rt, 0): never in place */
 };
 
 /* Runs the plan on the CPU path with the runtime's threads. */
@@ -27,9 +28,29 @@ clsel_status clsel_priv_runtime_run_cpu(const clsel_runtime *rt, const clsel_pla
  * within the device's allocation limit and the caller's bound. */
 uint64_t clsel_priv_runtime_chunk_bytes(const clsel_runtime *rt);
 
-/* clsel_runtime_run for tensors over that size: in chunks (runtime_chunked.c). */
-/* *rescued is set to 1 when the device failed part-way and the CPU path did the run. */
+/* clsel_runtime_run on the device by copying: in chunks (runtime_chunked.c). *rescued
+ * is set to 1 when the device failed part-way and the CPU path did the run. */
 clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
                                             void *out, int *rescued);
+
+/* Whether the run can work in the caller's memory in place (runtime_shared.c): the device
+ * shares memory with the host, each tensor fits one buffer, and out overlaps no input. */
+int clsel_priv_runtime_can_share(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
+                                 const void *out);
+
+/* clsel_runtime_run on such a device without copies; *rescued as for the chunked run. */
+clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
+                                           void *out, int *rescued);
+
+/* Returns once `queue` can no longer touch the caller's memory, also when the device is
+ * failing: clFinish, or if that fails, `last` (the queue's last command that touches
+ * it; earlier ones are done when it is, the queue being in order) waited for or polled
+ * until complete or terminated. Returns clFinish's code. */
+cl_int clsel_priv_runtime_drain(const clsel_runtime *rt, cl_command_queue queue, cl_event last);
+
+/* After a device failure (clsel_last_error holds it): the whole run on the CPU path;
+ * on success the device's message stays readable, marked as rescued. */
+clsel_status clsel_priv_runtime_rescue(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
+                                       void *out);
 
 #endif

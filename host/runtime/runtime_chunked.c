@@ -49,25 +49,30 @@ static void note_transfer(chunk_run *run, int set, cl_event event)
     run->host_last[set] = event;
 }
 
-/* Returns once no command of the set can still touch the caller's memory, also when the
- * device is failing: the caller may free its buffers, and the CPU path may rewrite
- * `out`, as soon as the run returns. clFinish; if that fails, the set's last transfer
- * (its queue is in order, so every earlier one is done when it is), waited for or, as
- * a last resort, polled until it completes or is terminated. Returns clFinish's code. */
-static cl_int drain_set(const chunk_run *run, int set)
+cl_int clsel_priv_runtime_drain(const clsel_runtime *rt, cl_command_queue queue, cl_event last)
 {
-    const clsel_cl_api *cl = run->rt->cl;
-    const cl_int err = cl->clFinish(run->queue[set]);
-    cl_event last = run->host_last[set];
+    const clsel_cl_api *cl = rt->cl;
+    const cl_int err = cl->clFinish(queue);
     if (err == CL_SUCCESS || !last || cl->clWaitForEvents(1, &last) == CL_SUCCESS) return err;
     for (int tries = 0; tries < 1000000; ++tries) {
         cl_int status = CL_COMPLETE;
         if (cl->clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) == CL_SUCCESS &&
             status <= CL_COMPLETE)
             break; /* complete, or terminated with an error: it will not run any more */
-        if (cl->clFinish(run->queue[set]) == CL_SUCCESS) break;
+        if (cl->clFinish(queue) == CL_SUCCESS) break;
     }
     return err;
+}
+
+clsel_status clsel_priv_runtime_rescue(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
+                                       void *out)
+{
+    char device_failure[1024];
+    snprintf(device_failure, sizeof device_failure, "%s", clsel_last_error());
+    clsel_status st = clsel_priv_runtime_run_cpu(rt, plan, in, out);
+    if (st == CLSEL_SUCCESS) /* the caller can still read what went wrong on the device */
+        clsel_priv_fail(CLSEL_ERROR_OPENCL, "%s (the run was finished on the CPU path)", device_failure);
+    return st;
 }
 
 static cl_int make_set(chunk_run *run, int set)
@@ -135,7 +140,9 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
         st = run_chunk(&run, set, &chunk, base);
     }
     for (int set = 0; set < SETS; ++set) {
-        cl_int err = drain_set(&run, set); /* the downloads land before we return */
+        /* The downloads land, and no upload still reads the caller's memory, before we
+         * return or the CPU path rewrites `out`. */
+        cl_int err = clsel_priv_runtime_drain(rt, run.queue[set], run.host_last[set]);
         if (err != CL_SUCCESS && st == CLSEL_SUCCESS) st = clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clFinish failed");
         note_transfer(&run, set, NULL);
         for (int t = 0; t < 4; ++t)
@@ -143,11 +150,7 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
     }
     if (st != CLSEL_SUCCESS) { /* the device failed part-way: the whole run on the CPU path */
         *rescued = 1;
-        char device_failure[1024];
-        snprintf(device_failure, sizeof device_failure, "%s", clsel_last_error());
-        st = clsel_priv_runtime_run_cpu(rt, plan, in, out);
-        if (st == CLSEL_SUCCESS) /* the caller can still read what went wrong on the device */
-            clsel_priv_fail(CLSEL_ERROR_OPENCL, "%s (the run was finished on the CPU path)", device_failure);
+        st = clsel_priv_runtime_rescue(rt, plan, in, out);
     }
     return st;
 }

@@ -41,6 +41,13 @@ clsel_status clsel_priv_runtime_run_cpu(const clsel_runtime *rt, const clsel_pla
     return clsel_plan_run_cpu_options(plan, in[0], in[1], in[2], out, &options);
 }
 
+clsel_status clsel_runtime_set_zero_copy(clsel_runtime *rt, int enabled)
+{
+    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_zero_copy: rt is NULL");
+    rt->copy_only = !enabled;
+    return CLSEL_SUCCESS;
+}
+
 clsel_status clsel_runtime_set_chunk_bytes(clsel_runtime *rt, uint64_t bytes)
 {
     if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_chunk_bytes: rt is NULL");
@@ -62,9 +69,11 @@ clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const 
         if (st == CLSEL_SUCCESS) last_path = CLSEL_RUN_CPU;
         return st;
     }
-    /* One path for every device run: a run that fits one chunk is one chunk. */
+    /* In place on a device that works in host memory; else copied through it in chunks
+     * (one chunk for a run that fits). */
     int rescued = 0;
-    st = clsel_priv_runtime_run_chunked(rt, plan, in, out, &rescued);
+    st = clsel_priv_runtime_can_share(rt, plan, in, out) ? clsel_priv_runtime_run_shared(rt, plan, in, out, &rescued)
+                                                          : clsel_priv_runtime_run_chunked(rt, plan, in, out, &rescued);
     if (st == CLSEL_SUCCESS) last_path = rescued ? CLSEL_RUN_RESCUED : CLSEL_RUN_DEVICE;
     return st;
 }

@@ -52,8 +52,7 @@ void clsel_priv_cpu_run_parallel(const cpu_walk *walk, const clsel_cpu_options *
     const clsel_plan *plan = walk->plan;
     const int64_t n = plan->out_count;
     cpu_job job = {walk, clsel_priv_cpu_walk_units(walk), 1};
-    uint64_t moved = (uint64_t)plan->in_count[PLAN_COND] + (uint64_t)n * plan->elem_size;
-    for (int op = PLAN_THEN; op <= PLAN_ELSE; ++op) moved += (uint64_t)plan->in_count[op] * plan->elem_size;
+    const uint64_t moved = clsel_priv_plan_bytes_moved(plan);
     if (!options || n < PARALLEL_MIN_ELEMENTS || (!options->parallel_for && options->threads <= 1) ||
         (!options->parallel_for && moved < THREADS_MIN_BYTES)) {
         run_piece(&job, 0);

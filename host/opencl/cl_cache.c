@@ -16,7 +16,6 @@
 #include "common/alloc.h"
 
 static const char magic[8] = {'C', 'L', 'S', 'E', 'L', 'K', 'C', '1'};
-enum { KEY_MAX = 4096 };
 #define BINARY_MAX ((uint64_t)256 << 20)
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t size)
@@ -81,13 +80,15 @@ static int make_key(const clsel_cl_context *ctx, const char *options, char *key,
     return n > 0 && (size_t)n < size;
 }
 
-static int entry_path(const clsel_cl_context *ctx, const char *options, char *key, char *path, size_t size)
+void clsel_priv_cl_cache_entry(const clsel_cl_context *ctx, const char *options, cl_cache_entry *entry)
 {
     char dir[1024];
-    if (!cache_dir(dir, sizeof dir) || !make_key(ctx, options, key, KEY_MAX)) return 0;
-    const int n = snprintf(path, size, "%s/program-%016llx.bin", dir,
-                           (unsigned long long)fnv1a(FNV_START, key, strlen(key)));
-    return n > 0 && (size_t)n < size;
+    entry->usable = entry->writable = 0;
+    if (!cache_dir(dir, sizeof dir) || !make_key(ctx, options, entry->key, sizeof entry->key)) return;
+    const int n = snprintf(entry->path, sizeof entry->path, "%s/program-%016llx.bin", dir,
+                           (unsigned long long)fnv1a(FNV_START, entry->key, strlen(entry->key)));
+    entry->usable = n > 0 && (size_t)n < sizeof entry->path;
+    entry->writable = entry->usable && (mode() == CACHE_EVERY_DEVICE || !(ctx->device_type & CL_DEVICE_TYPE_CPU));
 }
 
 static int read_u64(FILE *f, uint64_t *v) { return fread(v, sizeof *v, 1, f) == 1; }
@@ -98,7 +99,7 @@ static unsigned char *read_entry(const char *path, const char *key, size_t *bina
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     unsigned char *binary = NULL;
-    char head[sizeof magic], stored_key[KEY_MAX];
+    char head[sizeof magic], stored_key[CL_CACHE_KEY_MAX];
     uint64_t key_size = 0, size = 0, sum = 0;
     const size_t want_key = strlen(key);
     if (fread(head, sizeof head, 1, f) == 1 && memcmp(head, magic, sizeof magic) == 0 && read_u64(f, &key_size) &&
@@ -115,12 +116,11 @@ static unsigned char *read_entry(const char *path, const char *key, size_t *bina
     return binary;
 }
 
-cl_program clsel_priv_cl_cache_load(const clsel_cl_context *ctx, const char *options)
+cl_program clsel_priv_cl_cache_load(const clsel_cl_context *ctx, const cl_cache_entry *entry, const char *options)
 {
-    char key[KEY_MAX], path[1200];
-    if (!entry_path(ctx, options, key, path, sizeof path)) return NULL;
+    if (!entry->usable) return NULL;
     size_t size = 0;
-    unsigned char *binary = read_entry(path, key, &size);
+    unsigned char *binary = read_entry(entry->path, entry->key, &size);
     if (!binary) return NULL;
     const clsel_cl_api *cl = ctx->cl;
     const unsigned char *binaries[1] = {binary};
@@ -149,12 +149,10 @@ static void make_dirs(char *path)
     *slash = '/';
 }
 
-void clsel_priv_cl_cache_store(const clsel_cl_context *ctx, const char *options, cl_program program)
+void clsel_priv_cl_cache_store(const clsel_cl_context *ctx, const cl_cache_entry *entry, cl_program program)
 {
-    char key[KEY_MAX], path[1200], temp[1300];
-    if ((mode() == CACHE_ACCELERATORS && (ctx->device_type & CL_DEVICE_TYPE_CPU)) ||
-        !entry_path(ctx, options, key, path, sizeof path))
-        return;
+    char temp[CL_CACHE_PATH_MAX + 64];
+    if (!entry->writable) return;
     const clsel_cl_api *cl = ctx->cl;
     size_t size = 0;
     if (cl->clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0 ||
@@ -164,15 +162,15 @@ void clsel_priv_cl_cache_store(const clsel_cl_context *ctx, const char *options,
     if (!binary) return;
     if (cl->clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS) {
         static atomic_uint counter; /* with the pid: a temporary name no other writer uses */
-        snprintf(temp, sizeof temp, "%s.%ld.%u.tmp", path, (long)getpid(), atomic_fetch_add(&counter, 1));
+        snprintf(temp, sizeof temp, "%s.%ld.%u.tmp", entry->path, (long)getpid(), atomic_fetch_add(&counter, 1));
         make_dirs(temp);
         FILE *f = fopen(temp, "wb");
         if (f) {
-            const uint64_t key_size = strlen(key), binary_size = size, sum = fnv1a(FNV_START, binary, size);
+            const uint64_t key_size = strlen(entry->key), binary_size = size, sum = fnv1a(FNV_START, binary, size);
             const int ok = fwrite(magic, sizeof magic, 1, f) == 1 && fwrite(&key_size, 8, 1, f) == 1 &&
-                           fwrite(key, 1, key_size, f) == key_size && fwrite(&binary_size, 8, 1, f) == 1 &&
+                           fwrite(entry->key, 1, key_size, f) == key_size && fwrite(&binary_size, 8, 1, f) == 1 &&
                            fwrite(&sum, 8, 1, f) == 1 && fwrite(binary, 1, size, f) == size;
-            if (fclose(f) == 0 && ok && rename(temp, path) == 0) {
+            if (fclose(f) == 0 && ok && rename(temp, entry->path) == 0) {
                 clsel_priv_free(binary);
                 return;
             }

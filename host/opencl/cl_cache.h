@@ -18,11 +18,24 @@
 
 #include "opencl/cl_context.h"
 
-/* The program of `ctx` for these build options from the cache, built for its device;
- * NULL when there is no valid entry (or the cache is off). */
-cl_program clsel_priv_cl_cache_load(const clsel_cl_context *ctx, const char *options);
+enum { CL_CACHE_KEY_MAX = 4096, CL_CACHE_PATH_MAX = 1200 };
 
-/* Keeps the built `program` of `ctx` in the cache (best effort). */
-void clsel_priv_cl_cache_store(const clsel_cl_context *ctx, const char *options, cl_program program);
+/* Where the program of one context and build options lives in the cache, and what its
+ * entry must say it is; computed once, for the load and the store that may follow. */
+typedef struct cl_cache_entry {
+    int usable;   /* 0: the cache is off, has no folder, or the device could not be asked */
+    int writable; /* entries are written for this device (see above) */
+    char key[CL_CACHE_KEY_MAX];
+    char path[CL_CACHE_PATH_MAX];
+} cl_cache_entry;
+
+void clsel_priv_cl_cache_entry(const clsel_cl_context *ctx, const char *options, cl_cache_entry *entry);
+
+/* The entry's program, built for the device of `ctx` with these options; NULL when
+ * there is no valid entry. */
+cl_program clsel_priv_cl_cache_load(const clsel_cl_context *ctx, const cl_cache_entry *entry, const char *options);
+
+/* Keeps the built `program` of `ctx` as the entry (best effort). */
+void clsel_priv_cl_cache_store(const clsel_cl_context *ctx, const cl_cache_entry *entry, cl_program program);
 
 #endif

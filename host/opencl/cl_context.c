@@ -126,7 +126,9 @@ static clsel_status build_program(clsel_cl_context *ctx)
     const char *options = ctx->family == CLSEL_PRIV_FAMILY_VECTORS ? "-DCLSEL_VECTORS" : "-DCLSEL_BLOCKS";
     /* A binary from an earlier process: on PoCL 21-28 ms against 95 ms for a source
      * build with PoCL's own cache warm and 2.1 s with it cold (docs/performance.md). */
-    ctx->program = clsel_priv_cl_cache_load(ctx, options);
+    cl_cache_entry entry;
+    clsel_priv_cl_cache_entry(ctx, options, &entry);
+    ctx->program = clsel_priv_cl_cache_load(ctx, &entry, options);
     if (ctx->program) {
         ctx->program_cached = 1;
         keep_build_log(ctx, NULL, 0);
@@ -150,7 +152,7 @@ static clsel_status build_program(clsel_cl_context *ctx)
                              failed_build_log, strlen(failed_build_log) > (size_t)excerpt ? "..." : "");
     }
     keep_build_log(ctx, NULL, 0);
-    clsel_priv_cl_cache_store(ctx, options, ctx->program);
+    clsel_priv_cl_cache_store(ctx, &entry, ctx->program);
     return CLSEL_SUCCESS;
 }
 

@@ -112,6 +112,19 @@ const clsel_shape *clsel_plan_output_shape(const clsel_plan *plan)
 
 int64_t clsel_plan_output_count(const clsel_plan *plan) { return plan ? plan->out_count : 0; }
 
+uint64_t clsel_priv_plan_tensor_bytes(const clsel_plan *plan, int op)
+{
+    const int64_t count = op == PLAN_OUT ? plan->out_count : plan->in_count[op];
+    return (uint64_t)count * (op == PLAN_COND ? 1 : plan->elem_size);
+}
+
+uint64_t clsel_priv_plan_bytes_moved(const clsel_plan *plan)
+{
+    uint64_t bytes = 0;
+    for (int op = 0; op < PLAN_OPERANDS; ++op) bytes += clsel_priv_plan_tensor_bytes(plan, op);
+    return bytes;
+}
+
 size_t clsel_plan_output_bytes(const clsel_plan *plan)
 {
     return plan ? (size_t)plan->out_count * plan->elem_size : 0;

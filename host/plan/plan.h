@@ -90,6 +90,12 @@ clsel_status clsel_priv_plan_layout_compute(const clsel_shape *cond, const clsel
                                  const clsel_shape *else_shape, const clsel_attrs *attrs,
                                  plan_layout *layout);
 
+/* Bytes of tensor `op` of a run (cond, then, else or out: PLAN_*), at its own size. */
+uint64_t clsel_priv_plan_tensor_bytes(const clsel_plan *plan, int op);
+
+/* Bytes a run moves: every input at its own size, and the output. */
+uint64_t clsel_priv_plan_bytes_moved(const clsel_plan *plan);
+
 /* Element count of a valid shape; -1 when it does not fit in int64. */
 int64_t clsel_priv_plan_shape_count(const clsel_shape *shape);
 

@@ -7,10 +7,10 @@ clsel_status clsel_priv_plan_check_overlap(const clsel_plan *plan, const plan_sp
 {
     static const char *const names[3] = {"cond", "then", "else"};
     const plan_span *out = &spans[PLAN_OUT];
-    const uint64_t out_bytes = (uint64_t)plan->out_count * plan->elem_size;
+    const uint64_t out_bytes = clsel_priv_plan_tensor_bytes(plan, PLAN_OUT);
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
         const plan_span *in = &spans[op];
-        const uint64_t bytes = (uint64_t)plan->in_count[op] * (op == PLAN_COND ? 1 : plan->elem_size);
+        const uint64_t bytes = clsel_priv_plan_tensor_bytes(plan, op);
         if (!in->root || in->root != out->root || !bytes || !out_bytes) continue;
         if (in->begin >= out->begin + out_bytes || out->begin >= in->begin + bytes) continue;
         const int in_place = op != PLAN_COND && in->begin == out->begin && plan->in_count[op] == plan->out_count;

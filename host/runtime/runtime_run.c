@@ -8,14 +8,6 @@
 /* Where this thread's last clsel_runtime_run ran (clsel_runtime_last_run_path). */
 static _Thread_local clsel_run_path last_path = CLSEL_RUN_NONE;
 
-/* Bytes a run moves: each input at its own size, and the output. */
-static uint64_t bytes_moved(const clsel_plan *plan)
-{
-    uint64_t bytes = (uint64_t)plan->in_count[PLAN_COND] + (uint64_t)plan->out_count * plan->elem_size;
-    for (int op = PLAN_THEN; op <= PLAN_ELSE; ++op) bytes += (uint64_t)plan->in_count[op] * plan->elem_size;
-    return bytes;
-}
-
 clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t bytes)
 {
     if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_min_device_bytes: rt is NULL");
@@ -64,7 +56,7 @@ clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const 
     clsel_status st = clsel_priv_cpu_check_buffers(plan, cond, then_data, else_data, out);
     if (st != CLSEL_SUCCESS) return st;
     const void *const in[3] = {cond, then_data, else_data};
-    if (plan->out_count == 0 || rt->kind == CLSEL_DEVICE_CPU || bytes_moved(plan) < rt->min_device_bytes) {
+    if (plan->out_count == 0 || rt->kind == CLSEL_DEVICE_CPU || clsel_priv_plan_bytes_moved(plan) < rt->min_device_bytes) {
         st = clsel_priv_runtime_run_cpu(rt, plan, in, out);
         if (st == CLSEL_SUCCESS) last_path = CLSEL_RUN_CPU;
         return st;

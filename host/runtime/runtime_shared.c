@@ -10,26 +10,16 @@
 #include "plan/plan.h"
 #include "runtime/runtime.h"
 
-static uint64_t tensor_bytes(const clsel_plan *plan, int op)
-{
-    const int64_t count = op == PLAN_OUT ? plan->out_count : plan->in_count[op];
-    return (uint64_t)count * (op == PLAN_COND ? 1 : plan->elem_size);
-}
-
 int clsel_priv_runtime_can_share(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
                                  const void *out)
 {
     if (rt->copy_only || !rt->ctx->host_unified) return 0;
-    const uintptr_t out_first = (uintptr_t)out, out_end = out_first + tensor_bytes(plan, PLAN_OUT);
     for (int op = 0; op < PLAN_OPERANDS; ++op)
-        if (tensor_bytes(plan, op) > rt->ctx->max_alloc) return 0;
-    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
-        /* Buffers over overlapping host memory are undefined in OpenCL: an in-place run
-         * takes the copying path. */
-        const uintptr_t first = (uintptr_t)in[op], end = first + tensor_bytes(plan, op);
-        if (first < out_end && out_first < end) return 0;
-    }
-    return 1;
+        if (clsel_priv_plan_tensor_bytes(plan, op) > rt->ctx->max_alloc) return 0;
+    /* Buffers over overlapping host memory are undefined in OpenCL, so an in-place run
+     * takes the copying path. clsel_runtime_run has already refused every other overlap
+     * (clsel_priv_plan_check_overlap), so in place is out starting where then or else does. */
+    return out != in[PLAN_THEN] && out != in[PLAN_ELSE];
 }
 
 clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
@@ -46,7 +36,7 @@ clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *
     cl_int err = CL_SUCCESS;
     clsel_status st = CLSEL_SUCCESS;
     for (int op = 0; op < PLAN_OPERANDS && st == CLSEL_SUCCESS; ++op) {
-        const uint64_t bytes = tensor_bytes(plan, op);
+        const uint64_t bytes = clsel_priv_plan_tensor_bytes(plan, op);
         if (bytes == 0) continue; /* an empty input (a zero-element tensor has no buffer) */
         mem[op] = cl->clCreateBuffer(rt->context, flags[op] | CL_MEM_USE_HOST_PTR, (size_t)bytes, host[op], &err);
         if (!mem[op] || err != CL_SUCCESS)
@@ -58,7 +48,7 @@ clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *
         st = clsel_cl_enqueue(rt->ctx, plan, rt->queue, mem[0], 0, mem[1], 0, mem[2], 0, mem[3], 0, 0, NULL, &done);
     if (st == CLSEL_SUCCESS) {
         void *mapped = cl->clEnqueueMapBuffer(rt->queue, mem[PLAN_OUT], CL_TRUE, CL_MAP_READ, 0,
-                                              (size_t)tensor_bytes(plan, PLAN_OUT), 0, NULL, NULL, &err);
+                                              (size_t)clsel_priv_plan_tensor_bytes(plan, PLAN_OUT), 0, NULL, NULL, &err);
         if (!mapped || err != CL_SUCCESS) {
             st = clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err ? err : CL_OUT_OF_RESOURCES, "clEnqueueMapBuffer failed");
         } else {

@@ -278,16 +278,23 @@ def _address(array):
         return array.ctypes.data
 
 
+def _out_mismatches(out, shape, dtype):
+    """How a caller's output array (numpy or PyOpenCL) differs from the result's dtype and
+    shape, as phrases for the error message."""
+    problems = []
+    if out.dtype != dtype:
+        problems.append(f"dtype {out.dtype.name} (the result's is {dtype.name})")
+    if tuple(out.shape) != shape:
+        problems.append(f"shape {tuple(out.shape)} (the result's is {shape})")
+    return problems
+
+
 def _check_out(out, shape, dtype):
     """The caller's output array: exactly the result's dtype and shape, C-contiguous and
     writeable (the library writes it in place)."""
     if not isinstance(out, np.ndarray):
         raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT", f"out must be a numpy array, not {type(out).__name__}")
-    problems = []
-    if out.dtype != dtype:
-        problems.append(f"dtype {out.dtype.name} (the result's is {dtype.name})")
-    if out.shape != shape:
-        problems.append(f"shape {out.shape} (the result's is {shape})")
+    problems = _out_mismatches(out, shape, dtype)
     if not out.flags.c_contiguous:
         problems.append("not C-contiguous")
     if not out.flags.writeable:

@@ -14,7 +14,7 @@ import threading
 import pyopencl as cl
 import pyopencl.array as cla
 
-from . import _P, ClselError, _check, _declare, _dtype_code, _plan
+from . import _P, ClselError, _check, _declare, _dtype_code, _out_mismatches, _plan
 
 __all__ = ["select"]
 
@@ -75,10 +75,9 @@ def select(queue, cond, then, else_, out=None, wait_for=None, broadcast="numpy",
         out = cla.empty(queue, plan.out_shape, then.dtype)
     else:
         _check_array(out, "out", queue)
-        if out.dtype != then.dtype or tuple(out.shape) != plan.out_shape:
-            raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT",
-                             f"out has dtype {out.dtype.name} and shape {tuple(out.shape)}, the result "
-                             f"{then.dtype.name} and {plan.out_shape}")
+        problems = _out_mismatches(out, plan.out_shape, then.dtype)
+        if problems:
+            raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT", "out has " + ", ".join(problems))
     waits = list(wait_for or []) + [e for a in (cond, then, else_, out) for e in a.events]
     wait_list = (_P * max(len(waits), 1))(*[e.int_ptr for e in waits])
     event = _P()

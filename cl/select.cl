@@ -11,8 +11,10 @@
  * 32-bit: the host splits an output whose offsets would not fit into pieces that do,
  * and passes each piece's starting offsets as 64-bit buffer offsets.
  *
- * Two families, one per kind of device; the host builds the program with the family
- * its device wants (-DCLSEL_BLOCKS or -DCLSEL_VECTORS):
+ * Two families, one per kind of device; the host builds one program per element width
+ * when a run first needs it, with the family its device wants and the width
+ * (-DCLSEL_BLOCKS or -DCLSEL_VECTORS, -DCLSEL_WIDTH=1|2|4|8), so that a process that
+ * only ever selects f32 compiles the kernels of width 4 and no others:
  *
  * clsel_blocks_W_CTE (CPU devices: PoCL). One work-item per work-group walks a range of
  * the plan's blocks. A CPU compiler turns a work-item's loops into ordinary vector
@@ -295,10 +297,17 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
     CLSEL_BLOCKS_KERNEL(W, T, l, l, l)                                                            \
     CLSEL_PICK_KERNEL(W, T)
 
+#if CLSEL_WIDTH == 1
 CLSEL_BLOCKS_WIDTH(w1, uchar)
+#elif CLSEL_WIDTH == 2
 CLSEL_BLOCKS_WIDTH(w2, ushort)
+#elif CLSEL_WIDTH == 4
 CLSEL_BLOCKS_WIDTH(w4, uint)
+#elif CLSEL_WIDTH == 8
 CLSEL_BLOCKS_WIDTH(w8, ulong)
+#else
+#error "CLSEL_WIDTH must be 1, 2, 4 or 8"
+#endif
 
 #endif /* CLSEL_BLOCKS */
 
@@ -361,9 +370,16 @@ CLSEL_BLOCKS_WIDTH(w8, ulong)
     CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 1, 1, 0)      \
     CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 1, 1, 1)
 
+#if CLSEL_WIDTH == 1
 CLSEL_VECTORS_WIDTH(w1, uchar, 16, uchar16, uchar16, convert_uchar16)
+#elif CLSEL_WIDTH == 2
 CLSEL_VECTORS_WIDTH(w2, ushort, 8, ushort8, uchar8, convert_ushort8)
+#elif CLSEL_WIDTH == 4
 CLSEL_VECTORS_WIDTH(w4, uint, 4, uint4, uchar4, convert_uint4)
+#elif CLSEL_WIDTH == 8
 CLSEL_VECTORS_WIDTH(w8, ulong, 2, ulong2, uchar2, convert_ulong2)
+#else
+#error "CLSEL_WIDTH must be 1, 2, 4 or 8"
+#endif
 
 #endif /* CLSEL_VECTORS */

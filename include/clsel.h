@@ -297,7 +297,9 @@ CLSEL_API clsel_status clsel_select_cpu(clsel_dtype dtype, const clsel_shape *co
 /* ---- runtime: host pointers on the best device, CPU fallback ----------------------------
  * clsel_runtime_create(CLSEL_DEVICE_AUTO) picks an OpenCL GPU or accelerator and falls
  * back to the CPU path (threaded: clsel_runtime_set_cpu_threads) when there is no
- * OpenCL library, no platform, no such device, or the program does not build. AUTO
+ * OpenCL library, no platform, no such device, or the program does not build (a
+ * runtime on a device builds f32's kernels when created, the other element widths'
+ * when first run). AUTO
  * passes over CPU-type OpenCL devices (PoCL, a CPU driver): they compute on the same
  * cores as the CPU path and would only add a copy to and from the device. The
  * environment can steer it:

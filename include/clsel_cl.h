@@ -8,8 +8,11 @@
  *
  * Contract
  *  - clsel_cl_context_create retains the cl_context and cl_device_id you pass and
- *    builds the kernels for that device once, eagerly: build failures surface there.
- *    Nothing else is created per call; clsel_cl_context_destroy releases everything.
+ *    compiles nothing. The kernels of an element width (1, 2, 4 or 8 bytes) are built
+ *    once, by the first clsel_cl_enqueue that needs them, or ahead of time by
+ *    clsel_cl_context_prepare (at model load, say): build failures surface in whichever
+ *    call builds. Nothing else is created per call; clsel_cl_context_destroy releases
+ *    everything.
  *    The library never creates contexts, queues or sub-buffers of its own here.
  *  - clsel_cl_enqueue only enqueues: no clFinish, no clWaitForEvents, no blocking call.
  *    It works on in-order and out-of-order queues. Ordering against other queues is the
@@ -54,25 +57,32 @@ extern "C" {
 
 typedef struct clsel_cl_context clsel_cl_context;
 
-/* Builds clsel's kernels for `device` in `context` and retains both. Fails with
- * CLSEL_ERROR_NO_DEVICE when the OpenCL library cannot be loaded or the device is not
- * part of the context, CLSEL_ERROR_BUILD when the program does not build (the build
- * log is then in clsel_cl_build_log(NULL)), CLSEL_ERROR_OPENCL for other OpenCL
- * failures. */
+/* A clsel context for `device` in `context`, retaining both; no kernel is built yet
+ * (see clsel_cl_context_prepare). Fails with CLSEL_ERROR_NO_DEVICE when the OpenCL
+ * library cannot be loaded or the device is not part of the context,
+ * CLSEL_ERROR_OPENCL for other OpenCL failures. */
 CLSEL_API clsel_status clsel_cl_context_create(cl_context context, cl_device_id device,
                                                clsel_cl_context **ctx);
 CLSEL_API void clsel_cl_context_destroy(clsel_cl_context *ctx); /* NULL is fine */
 
-/* The program build log of `ctx` (often empty). For NULL: the log of the last failed
- * build on this thread. Never NULL; valid until ctx is destroyed (or, for NULL, until
- * the next failed build on this thread). */
+/* Builds now the kernels that runs of `dtype` use (those of its element width), so that
+ * the first clsel_cl_enqueue of that dtype compiles nothing; does nothing when they are
+ * built already. CLSEL_ERROR_BUILD when the program does not build (the log is then in
+ * clsel_cl_build_log(NULL)), CLSEL_ERROR_OPENCL for other OpenCL failures. A failed
+ * build is tried again by the next call that needs it. Safe from any thread. */
+CLSEL_API clsel_status clsel_cl_context_prepare(clsel_cl_context *ctx, clsel_dtype dtype);
+
+/* The build log of the programs `ctx` has built (often empty). For NULL: the log of the
+ * last failed build on this thread. Never NULL; valid until ctx is destroyed (or, for
+ * NULL, until the next failed build on this thread). */
 CLSEL_API const char *clsel_cl_build_log(const clsel_cl_context *ctx);
 
 /* The device name of `ctx`, for logs ("" for NULL). */
 CLSEL_API const char *clsel_cl_device_name(const clsel_cl_context *ctx);
 
-/* 1 when the program of `ctx` came from the kernel cache on disk instead of a build
- * from source (0 otherwise, and for NULL). Compiled programs are kept between processes,
+/* How many of the programs `ctx` has built so far (one per element width used, 0 to 4)
+ * came from the kernel cache on disk instead of a build from source (0 for NULL).
+ * Compiled programs are kept between processes,
  * keyed by the library version, the kernel source, the device, its driver and the
  * platform; an entry that does not match or does not load is ignored and replaced.
  * Entries are written for GPUs and accelerators (a CPU device such as PoCL keeps its

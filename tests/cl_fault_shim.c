@@ -7,6 +7,8 @@
  *   clsel_fault_shim_arm(n)  the n-th counted call from now fails (0: none); returns
  *                            how many counted calls were made since the last arming.
  *   clsel_fault_shim_calls() counted calls since the last arming.
+ *   clsel_fault_shim_failed() the name of the function whose call was failed since the
+ *                            last arming, or NULL.
  *
  * Retains and releases (NEVER in the table) pass through uncounted: a failed release
  * would leak, and no caller can act on one. The test finds clsel_fault_shim_arm by
@@ -27,9 +29,11 @@
 
 SHIM_EXPORT long clsel_fault_shim_calls(void);
 SHIM_EXPORT long clsel_fault_shim_arm(long n);
+SHIM_EXPORT const char *clsel_fault_shim_failed(void);
 
 static clsel_cl_api real;
 static atomic_long calls, fail_at;
+static _Atomic(const char *) failed_name;
 
 static void load_real(void)
 {
@@ -47,28 +51,33 @@ static void load_real(void)
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
-/* Nonzero when this call is the armed one and must fail. */
-static int fails(void)
+/* Nonzero when this call (of function `name`) is the armed one and must fail. */
+static int fails(const char *name)
 {
     pthread_once(&loaded, load_real);
-    return atomic_fetch_add(&calls, 1) + 1 == atomic_load(&fail_at);
+    if (atomic_fetch_add(&calls, 1) + 1 != atomic_load(&fail_at)) return 0;
+    atomic_store(&failed_name, name);
+    return 1;
 }
 
 SHIM_EXPORT long clsel_fault_shim_calls(void) { return atomic_load(&calls); }
 
+SHIM_EXPORT const char *clsel_fault_shim_failed(void) { return atomic_load(&failed_name); }
+
 SHIM_EXPORT long clsel_fault_shim_arm(long n)
 {
     long seen = atomic_exchange(&calls, 0);
+    atomic_store(&failed_name, NULL);
     atomic_store(&fail_at, n);
     return seen;
 }
 
 #define SHIM_FAIL_CODE(name) \
-    if (fails() || !real.name) return CL_OUT_OF_RESOURCES;
+    if (fails(#name) || !real.name) return CL_OUT_OF_RESOURCES;
 #define SHIM_FAIL_BUILD(name) \
-    if (fails() || !real.name) return CL_BUILD_PROGRAM_FAILURE;
+    if (fails(#name) || !real.name) return CL_BUILD_PROGRAM_FAILURE;
 #define SHIM_FAIL_OBJECT(name)                               \
-    if (fails() || !real.name) {                             \
+    if (fails(#name) || !real.name) {                             \
         if (errcode_ret) *errcode_ret = CL_OUT_OF_RESOURCES; \
         return NULL;                                         \
     }

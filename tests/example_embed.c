@@ -31,11 +31,13 @@ int main(void)
                                      (void *)&minus_inf, &err);
     cl_mem out_mem = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof out, NULL, &err);
 
-    /* Once: build clsel's kernels for this device, and a plan for these shapes. */
+    /* Once: a clsel context for this device with f32's kernels built now (else the
+     * first enqueue builds them), and a plan for these shapes. */
     clsel_cl_context *ctx = NULL;
     clsel_plan *plan = NULL;
     const clsel_shape cond_shape = {4, {B, 1, S, S}}, then_shape = {4, {B, H, S, S}}, else_shape = {0, {0}};
     if (clsel_cl_context_create(context, device, &ctx) != CLSEL_SUCCESS ||
+        clsel_cl_context_prepare(ctx, CLSEL_F32) != CLSEL_SUCCESS ||
         clsel_plan_create(CLSEL_F32, &cond_shape, &then_shape, &else_shape, NULL, &plan) != CLSEL_SUCCESS) {
         fprintf(stderr, "clsel: %s\n", clsel_last_error());
         return 1;

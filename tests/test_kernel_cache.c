@@ -1,9 +1,10 @@
-/* test_kernel_cache.c - compiled programs kept on disk (host/opencl/cl_cache.c): the
- * first context builds from source and writes an entry, the next loads it; an entry
- * that is corrupt, truncated, from another key or not an entry at all is ignored and
- * replaced; CLSEL_KERNEL_CACHE=off writes nothing. CLSEL_KERNEL_CACHE=on, so that a CPU
- * device (PoCL) gets entries too. Every context, cached or not, must
- * give exact results.
+/* test_kernel_cache.c - compiled programs kept on disk (host/opencl/cl_cache.c), one
+ * per element width, built when a context first needs that width: the first context
+ * builds from source and writes the entries of the widths it ran, the next loads them;
+ * an entry that is corrupt, truncated, from another key or not an entry at all is
+ * ignored and replaced; CLSEL_KERNEL_CACHE=off writes nothing; clsel_cl_context_prepare
+ * builds one width ahead of any run. CLSEL_KERNEL_CACHE=on, so that a CPU device (PoCL)
+ * gets entries too. Every context, cached or not, must give exact results.
  *
  *   test_kernel_cache DIR   (a folder of its own under DIR is used)
  */
@@ -20,7 +21,9 @@
 static test_cl env;
 static char dir[1024], entry[1400];
 
-/* The cache's one entry in `dir` (its path in `entry`); how many files there are. */
+enum { WIDTHS = 4 }; /* context_round runs one dtype of each element width */
+
+/* How many entries there are in `dir` (the path of one of them in `entry`). */
 static int find_entry(void)
 {
     int files = 0;
@@ -35,13 +38,13 @@ static int find_entry(void)
     return files;
 }
 
-/* A context on the test device: was it loaded from the cache, and is it exact? */
+/* A context on the test device running one dtype of each element width: how many of
+ * its programs came from the cache; are its results exact? */
 static int context_round(const char *what)
 {
     clsel_cl_context *ctx = NULL;
     CHECK_OK(clsel_cl_context_create(env.context, env.device, &ctx));
     if (!ctx) return -1;
-    const int cached = clsel_cl_program_cached(ctx);
     clsel_cl_context *kept = env.ctx; /* test_cl_run enqueues through env.ctx */
     env.ctx = ctx;
     clsel_shape c = SHAPE(37, 1), t = SHAPE(37, 50), e = SHAPE(50);
@@ -60,8 +63,14 @@ static int context_round(const char *what)
         clsel_plan_destroy(plan);
     }
     env.ctx = kept;
+    const int cached = clsel_cl_program_cached(ctx);
     clsel_cl_context_destroy(ctx);
     return cached;
+}
+
+static void remove_entries(void)
+{
+    while (find_entry() > 0) remove(entry);
 }
 
 static long file_size(const char *path)
@@ -103,12 +112,14 @@ int main(int argc, char **argv)
     }
     setenv("CLSEL_KERNEL_CACHE_DIR", dir, 1);
     setenv("CLSEL_KERNEL_CACHE", "on", 1); /* entries for a CPU device too (PoCL in CI) */
-    test_cl_open(&env); /* its own context: built from source, writes the entry */
-    CHECK_MSG(find_entry() == 1, "%d files in the cache after the first build", find_entry());
-    CHECK_MSG(context_round("second context") == 1, "the second context did not load the cached program");
-    CHECK(find_entry() == 1);
+    test_cl_open(&env); /* its own context: builds nothing until a run */
+    CHECK_MSG(find_entry() == 0, "%d files in the cache before any run", find_entry());
+    CHECK_MSG(context_round("first context") == 0 && find_entry() == WIDTHS, "%d entries after the first context",
+              find_entry());
+    CHECK_MSG(context_round("second context") == WIDTHS, "the second context did not load the cached programs");
+    CHECK(find_entry() == WIDTHS);
 
-    /* Damaged entries: ignored (built from source), and replaced by a good one. */
+    /* Damaged entries: ignored (that width built from source), and replaced. */
     const long size = file_size(entry);
     const struct {
         const char *what;
@@ -117,28 +128,43 @@ int main(int argc, char **argv)
                    {"a flipped magic", 0, -1}, {"a truncated binary", 0, size - 1000}, {"an empty file", 0, 0}};
     for (size_t i = 0; i < sizeof damages / sizeof damages[0]; ++i) {
         damage(damages[i].at, damages[i].keep);
-        CHECK_MSG(context_round(damages[i].what) == 0, "%s was trusted", damages[i].what);
-        CHECK_MSG(file_size(entry) == size && context_round("the rewritten entry") == 1,
+        CHECK_MSG(context_round(damages[i].what) == WIDTHS - 1, "%s was trusted", damages[i].what);
+        CHECK_MSG(file_size(entry) == size && context_round("the rewritten entry") == WIDTHS,
                   "after %s the entry was not rewritten", damages[i].what);
     }
 
+    /* Only the widths used are built: prepare one, and only its entry appears. */
+    remove_entries();
+    for (int round = 0; round < 2; ++round) {
+        clsel_cl_context *ctx = NULL;
+        CHECK_OK(clsel_cl_context_create(env.context, env.device, &ctx));
+        CHECK(find_entry() == round);
+        CHECK_OK(clsel_cl_context_prepare(ctx, CLSEL_F32));
+        CHECK_OK(clsel_cl_context_prepare(ctx, CLSEL_I32)); /* the same width: built already */
+        CHECK_MSG(find_entry() == 1 && clsel_cl_program_cached(ctx) == round,
+                  "prepare, round %d: %d entries, %d cached", round, find_entry(), clsel_cl_program_cached(ctx));
+        clsel_cl_context_destroy(ctx);
+    }
+    CHECK(clsel_cl_context_prepare(NULL, CLSEL_F32) == CLSEL_ERROR_INVALID_ARGUMENT);
+
     /* Off: nothing read, nothing written. */
-    remove(entry);
+    remove_entries();
     setenv("CLSEL_KERNEL_CACHE", "off", 1);
     CHECK(context_round("cache off") == 0 && find_entry() == 0);
     setenv("CLSEL_KERNEL_CACHE", "on", 1);
-    CHECK(context_round("cache back on") == 0 && find_entry() == 1);
+    CHECK(context_round("cache back on") == 0 && find_entry() == WIDTHS);
 
     /* The default: entries only for GPUs and accelerators (read for any device). */
-    remove(entry);
+    remove_entries();
     unsetenv("CLSEL_KERNEL_CACHE");
     cl_device_type type = 0;
     clGetDeviceInfo(env.device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     context_round("the default mode");
-    CHECK_MSG(find_entry() == ((type & CL_DEVICE_TYPE_CPU) ? 0 : 1), "default mode on a %s device: %d entries",
+    CHECK_MSG(find_entry() == ((type & CL_DEVICE_TYPE_CPU) ? 0 : WIDTHS), "default mode on a %s device: %d entries",
               (type & CL_DEVICE_TYPE_CPU) ? "CPU" : "non-CPU", find_entry());
-    printf("kernel cache in %s: %ld bytes for %s; load, damage and rewrite checked\n", dir, size, env.device_name);
-    remove(entry);
+    printf("kernel cache in %s: %ld bytes for one width on %s; load, damage, rewrite and prepare checked\n", dir,
+           size, env.device_name);
+    remove_entries();
     rmdir(dir);
     test_cl_close(&env);
     return check_report("test_kernel_cache");

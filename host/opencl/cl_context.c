@@ -1,6 +1,7 @@
-/* cl_context.c - clsel_cl_context: retains the caller's context and device, builds the
- * embedded program once (or loads it from the disk cache, cl_cache.c), and creates
- * every kernel up front. */
+/* cl_context.c - clsel_cl_context: retains the caller's context and device; the program
+ * of an element width is built (or loaded from the disk cache, cl_cache.c) with its
+ * kernels when a run first needs that width, so that a context costs no compile until
+ * then and a process compiles only the widths it uses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,6 @@ static clsel_status check_device_in_context(const clsel_cl_api *cl, cl_context c
 static clsel_status query_device(clsel_cl_context *ctx)
 {
     const clsel_cl_api *cl = ctx->cl;
-    size_t max_wg = 0;
     cl_int err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_NAME, sizeof ctx->device_name - 1,
                                      ctx->device_name, NULL);
     if (err == CL_SUCCESS)
@@ -72,8 +72,8 @@ static clsel_status query_device(clsel_cl_context *ctx)
         err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof ctx->global_mem,
                                   &ctx->global_mem, NULL);
     if (err == CL_SUCCESS)
-        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg,
-                                  NULL);
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof ctx->max_work_group_size,
+                                  &ctx->max_work_group_size, NULL);
     if (err == CL_SUCCESS)
         err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units,
                                   &ctx->compute_units, NULL);
@@ -86,101 +86,162 @@ static clsel_status query_device(clsel_cl_context *ctx)
         ctx->host_unified = CL_FALSE; /* deprecated since OpenCL 2.0: a driver may refuse it */
     if (err != CL_SUCCESS)
         return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetDeviceInfo failed");
-    /* The vectors family runs work-groups of 256 items, or the largest power of two the
-     * device allows; the blocks family runs one item per group. */
-    ctx->work_group_size = 256;
-    while (ctx->work_group_size > max_wg && ctx->work_group_size > 1) ctx->work_group_size /= 2;
     if (ctx->compute_units == 0) ctx->compute_units = 1;
     ctx->family = family_for(ctx->device_type);
     return CLSEL_SUCCESS;
 }
 
-static void keep_build_log(clsel_cl_context *ctx, char *dest, size_t dest_size)
+/* The build log of `program`: into `dest` when given, else as a new string (NULL when
+ * empty or out of memory). */
+static char *read_build_log(const clsel_cl_context *ctx, cl_program program, char *dest, size_t dest_size)
 {
     const clsel_cl_api *cl = ctx->cl;
     size_t size = 0;
-    if (cl->clGetProgramBuildInfo(ctx->program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
-            CL_SUCCESS ||
-        size == 0)
-        return;
+    if (cl->clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
+        size <= 1)
+        return NULL;
     char *log = clsel_priv_malloc(size + 1);
-    if (!log) return;
-    if (cl->clGetProgramBuildInfo(ctx->program, ctx->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) ==
-        CL_SUCCESS) {
-        log[size] = '\0';
-        if (dest) {
-            snprintf(dest, dest_size, "%s", log);
-        } else {
-            ctx->build_log = log;
-            return;
-        }
+    if (!log) return NULL;
+    if (cl->clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS) {
+        clsel_priv_free(log);
+        return NULL;
     }
+    log[size] = '\0';
+    if (!dest) return log;
+    snprintf(dest, dest_size, "%s", log);
     clsel_priv_free(log);
+    return NULL;
 }
 
-static clsel_status build_program(clsel_cl_context *ctx)
+/* The program of one element width: from the disk cache, else built from source (and
+ * then kept in the cache). */
+static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size, width_program *wp)
 {
     const clsel_cl_api *cl = ctx->cl;
-    /* Only the family's define: every OpenCL 1.2 driver accepts -D, and fast-math
-     * options stay off (the kernels do no arithmetic on values anyway). */
-    const char *options = ctx->family == CLSEL_PRIV_FAMILY_VECTORS ? "-DCLSEL_VECTORS" : "-DCLSEL_BLOCKS";
-    /* A binary from an earlier process: on PoCL 21-28 ms against 95 ms for a source
-     * build with PoCL's own cache warm and 2.1 s with it cold (docs/performance.md). */
+    /* Only the family's and the width's defines: every OpenCL 1.2 driver accepts -D, and
+     * fast-math options stay off (the kernels do no arithmetic on values anyway). */
+    char options[64];
+    snprintf(options, sizeof options, "%s -DCLSEL_WIDTH=%zu",
+             ctx->family == CLSEL_PRIV_FAMILY_VECTORS ? "-DCLSEL_VECTORS" : "-DCLSEL_BLOCKS", elem_size);
+    /* A binary from an earlier process (docs/performance.md, "First call"). */
     cl_cache_entry entry;
     clsel_priv_cl_cache_entry(ctx, options, &entry);
-    ctx->program = clsel_priv_cl_cache_load(ctx, &entry, options);
-    if (ctx->program) {
-        ctx->program_cached = 1;
-        keep_build_log(ctx, NULL, 0);
+    wp->program = clsel_priv_cl_cache_load(ctx, &entry, options);
+    if (wp->program) {
+        wp->cached = 1;
+        wp->build_log = read_build_log(ctx, wp->program, NULL, 0);
         return CLSEL_SUCCESS;
     }
     const char *source = (const char *)clsel_priv_select_cl_source;
     size_t length = clsel_priv_select_cl_source_size;
     cl_int err = CL_SUCCESS;
-    ctx->program = cl->clCreateProgramWithSource(ctx->context, 1, &source, &length, &err);
-    if (!ctx->program || err != CL_SUCCESS) {
-        ctx->program = NULL;
+    wp->program = cl->clCreateProgramWithSource(ctx->context, 1, &source, &length, &err);
+    if (!wp->program || err != CL_SUCCESS) {
+        wp->program = NULL;
         return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateProgramWithSource failed");
     }
-    err = cl->clBuildProgram(ctx->program, 1, &ctx->device, options, NULL, NULL);
+    err = cl->clBuildProgram(wp->program, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         failed_build_log[0] = '\0';
-        keep_build_log(ctx, failed_build_log, sizeof failed_build_log);
+        read_build_log(ctx, wp->program, failed_build_log, sizeof failed_build_log);
         const int excerpt = 200; /* the whole log stays in clsel_cl_build_log(NULL) */
-        return clsel_priv_fail_cl(err == CL_BUILD_PROGRAM_FAILURE ? CLSEL_ERROR_BUILD : CLSEL_ERROR_OPENCL,
-                             err, "clBuildProgram failed on %s: %.*s%s", ctx->device_name, excerpt,
-                             failed_build_log, strlen(failed_build_log) > (size_t)excerpt ? "..." : "");
+        return clsel_priv_fail_cl(err == CL_BUILD_PROGRAM_FAILURE ? CLSEL_ERROR_BUILD : CLSEL_ERROR_OPENCL, err,
+                                  "clBuildProgram(%s) failed on %s: %.*s%s", options, ctx->device_name, excerpt,
+                                  failed_build_log, strlen(failed_build_log) > (size_t)excerpt ? "..." : "");
     }
-    keep_build_log(ctx, NULL, 0);
-    clsel_priv_cl_cache_store(ctx, &entry, ctx->program);
+    wp->build_log = read_build_log(ctx, wp->program, NULL, 0);
+    clsel_priv_cl_cache_store(ctx, &entry, wp->program);
     return CLSEL_SUCCESS;
 }
 
-static clsel_status create_kernels(clsel_cl_context *ctx)
+static clsel_status create_kernels(const clsel_cl_context *ctx, int element_width, width_program *wp)
 {
     const clsel_cl_api *cl = ctx->cl;
-    kernel_slot *slots = &ctx->kernels[0][0];
-    for (int i = 0; i < ELEMENT_WIDTHS * KERNELS_PER_WIDTH; ++i, ++ctx->locks_ready)
-        if (clsel_mutex_init(&slots[i].lock) != 0)
-            return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the kernels' locks");
-    for (int ew = 0; ew < ELEMENT_WIDTHS; ++ew)
-        for (int k = 0; k < kernels_in_family(ctx->family); ++k) {
-            kernel_slot *slot = &ctx->kernels[ew][k];
-            char name[64];
-            cl_int err = CL_SUCCESS;
-            kernel_name(name, sizeof name, ctx->family, ew, k);
-            slot->kernel = cl->clCreateKernel(ctx->program, name, &err);
-            if (!slot->kernel || err != CL_SUCCESS) {
-                slot->kernel = NULL;
-                return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateKernel(%s) failed", name);
-            }
-            size_t kernel_wg = 0;
-            err = cl->clGetKernelWorkGroupInfo(slot->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                               sizeof kernel_wg, &kernel_wg, NULL);
-            if (err != CL_SUCCESS)
-                return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetKernelWorkGroupInfo(%s) failed", name);
-            while (ctx->work_group_size > kernel_wg && ctx->work_group_size > 1) ctx->work_group_size /= 2;
+    /* The vectors family runs work-groups of 256 items, or the largest power of two the
+     * device and every kernel allow; the blocks family runs one item per group. */
+    wp->work_group_size = 256;
+    while (wp->work_group_size > ctx->max_work_group_size && wp->work_group_size > 1) wp->work_group_size /= 2;
+    for (int k = 0; k < kernels_in_family(ctx->family); ++k) {
+        kernel_slot *slot = &wp->kernels[k];
+        char name[64];
+        cl_int err = CL_SUCCESS;
+        kernel_name(name, sizeof name, ctx->family, element_width, k);
+        slot->kernel = cl->clCreateKernel(wp->program, name, &err);
+        if (!slot->kernel || err != CL_SUCCESS) {
+            slot->kernel = NULL;
+            return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateKernel(%s) failed", name);
         }
+        size_t kernel_wg = 0;
+        err = cl->clGetKernelWorkGroupInfo(slot->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg,
+                                           &kernel_wg, NULL);
+        if (err != CL_SUCCESS)
+            return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetKernelWorkGroupInfo(%s) failed", name);
+        while (wp->work_group_size > kernel_wg && wp->work_group_size > 1) wp->work_group_size /= 2;
+    }
+    return CLSEL_SUCCESS;
+}
+
+/* Releases what a build of `wp` made (after a failure, or with the context); the slots'
+ * locks stay. */
+static void release_width(const clsel_cl_context *ctx, width_program *wp)
+{
+    for (int k = 0; k < KERNELS_PER_WIDTH; ++k)
+        if (wp->kernels[k].kernel) {
+            ctx->cl->clReleaseKernel(wp->kernels[k].kernel);
+            wp->kernels[k].kernel = NULL;
+        }
+    if (wp->program) ctx->cl->clReleaseProgram(wp->program);
+    wp->program = NULL;
+    clsel_priv_free(wp->build_log);
+    wp->build_log = NULL;
+    wp->built = wp->cached = 0;
+}
+
+static int width_index(size_t elem_size)
+{
+    return elem_size == 1 ? 0 : elem_size == 2 ? 1 : elem_size == 4 ? 2 : elem_size == 8 ? 3 : -1;
+}
+
+clsel_status clsel_priv_cl_context_width(clsel_cl_context *ctx, size_t elem_size, const width_program **out)
+{
+    const int w = width_index(elem_size);
+    if (w < 0) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "no kernels for elements of %zu bytes", elem_size);
+    width_program *wp = &ctx->widths[w];
+    clsel_status st = CLSEL_SUCCESS;
+    clsel_mutex_lock(&ctx->build_lock);
+    if (!wp->built) { /* a failed build is tried again by the next call */
+        st = build_program(ctx, elem_size, wp);
+        if (st == CLSEL_SUCCESS) st = create_kernels(ctx, w, wp);
+        if (st == CLSEL_SUCCESS)
+            wp->built = 1;
+        else
+            release_width(ctx, wp);
+    }
+    clsel_mutex_unlock(&ctx->build_lock);
+    *out = wp;
+    return st;
+}
+
+clsel_status clsel_cl_context_prepare(clsel_cl_context *ctx, clsel_dtype dtype)
+{
+    if (!ctx) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_context_prepare: ctx is NULL");
+    const size_t size = clsel_dtype_size(dtype);
+    if (size == 0)
+        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_context_prepare: unknown dtype %d", (int)dtype);
+    const width_program *wp = NULL;
+    return clsel_priv_cl_context_width(ctx, size, &wp);
+}
+
+/* The context's locks: the build lock, then one per kernel slot. */
+static clsel_status init_locks(clsel_cl_context *ctx)
+{
+    if (clsel_mutex_init(&ctx->build_lock) != 0)
+        return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the context's locks");
+    ++ctx->locks_ready;
+    for (int w = 0; w < ELEMENT_WIDTHS; ++w)
+        for (int k = 0; k < KERNELS_PER_WIDTH; ++k, ++ctx->locks_ready)
+            if (clsel_mutex_init(&ctx->widths[w].kernels[k].lock) != 0)
+                return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the kernels' locks");
     return CLSEL_SUCCESS;
 }
 
@@ -211,8 +272,7 @@ clsel_status clsel_cl_context_create(cl_context context, cl_device_id device, cl
     }
     ctx->device = device;
     st = query_device(ctx);
-    if (st == CLSEL_SUCCESS) st = build_program(ctx);
-    if (st == CLSEL_SUCCESS) st = create_kernels(ctx);
+    if (st == CLSEL_SUCCESS) st = init_locks(ctx);
     if (st != CLSEL_SUCCESS) {
         clsel_cl_context_destroy(ctx);
         return st;
@@ -225,26 +285,40 @@ void clsel_cl_context_destroy(clsel_cl_context *ctx)
 {
     if (!ctx) return;
     const clsel_cl_api *cl = ctx->cl;
-    kernel_slot *slots = &ctx->kernels[0][0];
-    for (int i = 0; i < ELEMENT_WIDTHS * KERNELS_PER_WIDTH; ++i) {
-        if (slots[i].kernel) cl->clReleaseKernel(slots[i].kernel);
-        if (i < ctx->locks_ready) clsel_mutex_destroy(&slots[i].lock);
-    }
-    if (ctx->program) cl->clReleaseProgram(ctx->program);
+    for (int w = 0; w < ELEMENT_WIDTHS; ++w) release_width(ctx, &ctx->widths[w]);
+    /* The locks in the order init_locks made them: the build lock, then the slots'. */
+    if (ctx->locks_ready > 0) clsel_mutex_destroy(&ctx->build_lock);
+    for (int i = 1; i < ctx->locks_ready; ++i)
+        clsel_mutex_destroy(&ctx->widths[(i - 1) / KERNELS_PER_WIDTH].kernels[(i - 1) % KERNELS_PER_WIDTH].lock);
     if (ctx->device) cl->clReleaseDevice(ctx->device);
     if (ctx->context) cl->clReleaseContext(ctx->context);
-    clsel_priv_free(ctx->build_log);
     clsel_priv_free(ctx);
 }
 
 const char *clsel_cl_build_log(const clsel_cl_context *ctx)
 {
     if (!ctx) return failed_build_log;
-    return ctx->build_log ? ctx->build_log : "";
+    /* The first non-empty log of the programs built so far (they differ only in width). */
+    clsel_cl_context *locked = (clsel_cl_context *)ctx;
+    const char *log = "";
+    clsel_mutex_lock(&locked->build_lock);
+    for (int w = 0; w < ELEMENT_WIDTHS && !*log; ++w)
+        if (ctx->widths[w].build_log) log = ctx->widths[w].build_log;
+    clsel_mutex_unlock(&locked->build_lock);
+    return log;
 }
 
 const char *clsel_cl_device_name(const clsel_cl_context *ctx) { return ctx ? ctx->device_name : ""; }
 
-int clsel_cl_program_cached(const clsel_cl_context *ctx) { return ctx ? ctx->program_cached : 0; }
+int clsel_cl_program_cached(const clsel_cl_context *ctx)
+{
+    if (!ctx) return 0;
+    clsel_cl_context *locked = (clsel_cl_context *)ctx;
+    int cached = 0;
+    clsel_mutex_lock(&locked->build_lock);
+    for (int w = 0; w < ELEMENT_WIDTHS; ++w) cached += ctx->widths[w].cached;
+    clsel_mutex_unlock(&locked->build_lock);
+    return cached;
+}
 
 cl_int clsel_cl_last_cl_error(void) { return (cl_int)clsel_priv_last_cl_code(); }

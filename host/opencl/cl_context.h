@@ -1,5 +1,5 @@
-/* cl_context.h - the clsel_cl_context: a retained context and device, the built
- * program, and one locked kernel object per kernel variant. */
+/* cl_context.h - the clsel_cl_context: a retained context and device and, per element
+ * width, a program built on first use with one locked kernel object per variant. */
 #ifndef CLSEL_HOST_CL_CONTEXT_H
 #define CLSEL_HOST_CL_CONTEXT_H
 
@@ -22,25 +22,39 @@ typedef struct kernel_slot {
     clsel_mutex lock; /* held from the first clSetKernelArg to the enqueue */
 } kernel_slot;
 
+/* The program of one element width and its kernels, built when a run first needs them
+ * (clsel_priv_cl_context_width). */
+typedef struct width_program {
+    cl_program program;
+    kernel_slot kernels[KERNELS_PER_WIDTH];
+    size_t work_group_size; /* the vectors family's work-group size (<= 256) */
+    char *build_log;
+    int built;  /* program and kernels are ready */
+    int cached; /* the program came from the disk cache (cl_cache.c) */
+} width_program;
+
 struct clsel_cl_context {
     const clsel_cl_api *cl;
     cl_context context;
     cl_device_id device;
-    cl_program program;
-    char *build_log;
     char device_name[256];
     cl_device_type device_type;
     cl_ulong max_alloc;
     cl_ulong global_mem;
     cl_ulong local_mem;
-    size_t work_group_size; /* the vectors family's work-group size (<= 256) */
+    size_t max_work_group_size; /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_uint compute_units;
     cl_bool host_unified; /* CL_DEVICE_HOST_UNIFIED_MEMORY: the device works in host memory */
     clsel_priv_family family;
-    int program_cached;     /* the program came from the disk cache (cl_cache.c) */
-    int locks_ready;        /* how many kernel slots have an initialized lock */
-    kernel_slot kernels[ELEMENT_WIDTHS][KERNELS_PER_WIDTH];
+    int locks_ready;        /* how many of the locks below are initialized */
+    clsel_mutex build_lock; /* guards every width_program's build and its fields */
+    width_program widths[ELEMENT_WIDTHS];
 };
+
+/* The program and kernels for elements of `elem_size` bytes, built (or loaded from the
+ * disk cache) if this is their first use in `ctx`: CLSEL_ERROR_BUILD with the log in
+ * clsel_cl_build_log(NULL) when the source does not build. Safe from any thread. */
+clsel_status clsel_priv_cl_context_width(clsel_cl_context *ctx, size_t elem_size, const width_program **out);
 
 /* The embedded cl/select.cl (generated at build time from the .cl file). */
 extern const unsigned char clsel_priv_select_cl_source[];

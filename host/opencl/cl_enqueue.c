@@ -29,11 +29,6 @@
  * own follow from ARG_FAMILY. */
 enum { ARG_COND = 0, ARG_FAMILY = 8 };
 
-static int element_width_index(size_t elem_size)
-{
-    return elem_size == 1 ? 0 : elem_size == 2 ? 1 : elem_size == 4 ? 2 : 3;
-}
-
 static uint64_t round_up(uint64_t n, uint64_t m) { return (n + m - 1) / m * m; }
 
 static cl_int set_uint8(const clsel_cl_api *cl, cl_kernel k, cl_uint index, const uint64_t v[8])
@@ -67,9 +62,10 @@ static cl_int set_tensors(const clsel_cl_api *cl, cl_kernel k, const clsel_priv_
 
 /* One launch of the blocks family over a piece: the walk of host/plan_blocks.c as
  * arguments, one work-item per work-group, each a range of blocks. */
-static cl_int launch_blocks(const clsel_cl_context *ctx, cl_command_queue queue, const clsel_plan *piece,
-                            const clsel_priv_tensor tensors[TENSORS], const int64_t base[PLAN_OPERANDS], cl_uint num_wait,
-                            const cl_event *wait_list, cl_event *event)
+static cl_int launch_blocks(const clsel_cl_context *ctx, const width_program *wp, cl_command_queue queue,
+                            const clsel_plan *piece, const clsel_priv_tensor tensors[TENSORS],
+                            const int64_t base[PLAN_OPERANDS], cl_uint num_wait, const cl_event *wait_list,
+                            cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
     const int64_t w = (int64_t)piece->elem_size;
@@ -103,7 +99,7 @@ static cl_int launch_blocks(const clsel_cl_context *ctx, cl_command_queue queue,
     if (b.access[PLAN_COND] != PLAN_ACCESS_FIXED)
         k = (b.access[PLAN_COND] != PLAN_ACCESS_RUN) * 4 + (b.access[PLAN_THEN] != PLAN_ACCESS_RUN) * 2 +
             (b.access[PLAN_ELSE] != PLAN_ACCESS_RUN);
-    kernel_slot *slot = (kernel_slot *)&ctx->kernels[element_width_index(piece->elem_size)][k];
+    kernel_slot *slot = (kernel_slot *)&wp->kernels[k];
     const cl_kernel kernel = slot->kernel;
     const uint64_t *halves[5][2] = {{bdim, str[0]}, {str[1], str[2]}, {lext, lstep[0]}, {lstep[1], lstep[2]},
                                     {lstep[3], geom}};
@@ -131,9 +127,10 @@ static void divider(uint64_t d, uint64_t *m, uint64_t *s)
 }
 
 /* One launch of the vectors family over a piece: 16 bytes of output per work-item. */
-static cl_int launch_vectors(const clsel_cl_context *ctx, cl_command_queue queue, const clsel_plan *piece,
-                             const clsel_priv_tensor tensors[TENSORS], const int64_t base[PLAN_OPERANDS], cl_uint num_wait,
-                             const cl_event *wait_list, cl_event *event)
+static cl_int launch_vectors(const clsel_cl_context *ctx, const width_program *wp, cl_command_queue queue,
+                             const clsel_plan *piece, const clsel_priv_tensor tensors[TENSORS],
+                             const int64_t base[PLAN_OPERANDS], cl_uint num_wait, const cl_event *wait_list,
+                             cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
     uint64_t shape[8], str[3][8], mul[8], shift[8];
@@ -143,11 +140,11 @@ static cl_int launch_vectors(const clsel_cl_context *ctx, cl_command_queue queue
         divider(shape[d], &mul[d], &shift[d]);
     }
     const int k = clsel_priv_plan_inner_advances(piece); /* the kernel specialised on it */
-    kernel_slot *slot = (kernel_slot *)&ctx->kernels[element_width_index(piece->elem_size)][k];
+    kernel_slot *slot = (kernel_slot *)&wp->kernels[k];
     const cl_kernel kernel = slot->kernel;
     const uint64_t *vectors[] = {shape, str[0], str[1], str[2], mul, shift};
     const cl_uint n = (cl_uint)piece->out_count, per_item = 16 / (cl_uint)piece->elem_size;
-    size_t local = ctx->work_group_size, global = (size_t)round_up((n + per_item - 1) / per_item, local);
+    size_t local = wp->work_group_size, global = (size_t)round_up((n + per_item - 1) / per_item, local);
     clsel_mutex_lock(&slot->lock);
     cl_int err = set_tensors(cl, kernel, tensors, base);
     for (cl_uint i = 0; i < sizeof vectors / sizeof vectors[0] && err == CL_SUCCESS; ++i)
@@ -159,9 +156,10 @@ static cl_int launch_vectors(const clsel_cl_context *ctx, cl_command_queue queue
     return err;
 }
 
-typedef cl_int (*launch_fn)(const clsel_cl_context *ctx, cl_command_queue queue, const clsel_plan *piece,
-                            const clsel_priv_tensor tensors[TENSORS], const int64_t base[PLAN_OPERANDS], cl_uint num_wait,
-                            const cl_event *wait_list, cl_event *event);
+typedef cl_int (*launch_fn)(const clsel_cl_context *ctx, const width_program *wp, cl_command_queue queue,
+                            const clsel_plan *piece, const clsel_priv_tensor tensors[TENSORS],
+                            const int64_t base[PLAN_OPERANDS], cl_uint num_wait, const cl_event *wait_list,
+                            cl_event *event);
 
 static const launch_fn launchers[] = {[CLSEL_PRIV_FAMILY_BLOCKS] = launch_blocks, [CLSEL_PRIV_FAMILY_VECTORS] = launch_vectors};
 
@@ -177,9 +175,9 @@ static int fits_one_piece(const clsel_plan *plan, int64_t max)
 /* Every piece, each waiting for the caller's wait list. The returned event completes
  * after all of it: the single launch's own event, or a marker after several (a marker
  * with no wait list waits for everything enqueued before it). */
-static clsel_status launch(const clsel_cl_context *ctx, cl_command_queue queue, const clsel_plan *plan,
-                           const clsel_priv_tensor tensors[TENSORS], cl_uint num_wait, const cl_event *wait_list,
-                           cl_event *event)
+static clsel_status launch(const clsel_cl_context *ctx, const width_program *wp, cl_command_queue queue,
+                           const clsel_plan *plan, const clsel_priv_tensor tensors[TENSORS], cl_uint num_wait,
+                           const cl_event *wait_list, cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
     const launch_fn run = launchers[ctx->family];
@@ -190,7 +188,7 @@ static clsel_status launch(const clsel_cl_context *ctx, cl_command_queue queue, 
     int pieces = 0;
     if (fits_one_piece(plan, max)) {
         static const int64_t origin[PLAN_OPERANDS] = {0, 0, 0, 0};
-        err = run(ctx, queue, plan, tensors, origin, num_wait, wait_list, event ? &last : NULL);
+        err = run(ctx, wp, queue, plan, tensors, origin, num_wait, wait_list, event ? &last : NULL);
         pieces = 1;
     } else {
         plan_chunks it;
@@ -202,7 +200,7 @@ static clsel_status launch(const clsel_cl_context *ctx, cl_command_queue queue, 
                 cl->clReleaseEvent(last);
                 last = NULL;
             }
-            err = run(ctx, queue, &piece, tensors, base, num_wait, wait_list, event ? &last : NULL);
+            err = run(ctx, wp, queue, &piece, tensors, base, num_wait, wait_list, event ? &last : NULL);
             ++pieces;
         }
     }
@@ -258,5 +256,8 @@ clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan, cl_
         }
         return CLSEL_SUCCESS;
     }
-    return launch(ctx, queue, plan, tensors, num_events_in_wait_list, event_wait_list, event);
+    const width_program *wp = NULL; /* built here when this is the width's first run */
+    st = clsel_priv_cl_context_width(ctx, plan->elem_size, &wp);
+    if (st != CLSEL_SUCCESS) return st;
+    return launch(ctx, wp, queue, plan, tensors, num_events_in_wait_list, event_wait_list, event);
 }

@@ -51,6 +51,10 @@ static clsel_status open_device(clsel_runtime *rt, cl_device_id device)
         return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateCommandQueue failed");
     }
     clsel_status st = clsel_cl_context_create(rt->context, device, &rt->ctx);
+    /* One width built now (f32's, the commonest), so that a device whose compiler
+     * cannot build the kernels is found here, where AUTO can still pass over it, and
+     * not by every run; the other widths build when first run. */
+    if (st == CLSEL_SUCCESS) st = clsel_cl_context_prepare(rt->ctx, CLSEL_F32);
     if (st != CLSEL_SUCCESS) return st;
     rt->device = device;
     rt->kind = CLSEL_DEVICE_OPENCL;

@@ -155,8 +155,9 @@ def target_lines(run):
         us = run.opencl.get("enqueue_us")
         out.append(f"- Host cost of one `clsel_cl_enqueue` (median): {us:.2f} us "
                    + ("**met**" if us <= TARGET_ENQUEUE_US else "**missed**") + f" (target <= {TARGET_ENQUEUE_US:.0f} us)")
-        out.append(f"- Program build (reported, not gated): {run.opencl.get('build_first_ms', 0):.0f} ms cold "
-                   f"(empty PoCL kernel cache), {run.opencl.get('build_again_ms', 0):.0f} ms warm (cached)")
+        out.append(f"- A `clsel_cl_context` and its f32 program (reported, not gated): "
+                   f"{run.opencl.get('build_first_ms', 0):.0f} ms cold (empty PoCL kernel cache), "
+                   f"{run.opencl.get('build_again_ms', 0):.0f} ms warm (cached); other widths build when first used")
     return "\n".join(out)
 
 
@@ -199,11 +200,14 @@ def thresholds_section(run):
     t = (run.cpu_threads or {}).get("thresholds")
     if not t:
         return ""
-    rows = ["| elements | bytes moved | CPU path, 1 thread ms | CPU path, %d threads ms | runtime round trip ms |"
-            % t["threads"], "|---:|---:|---:|---:|---:|"]
+    rows = ["| elements | bytes moved | CPU path, 1 thread ms | CPU path, %d threads ms | runtime round trip ms "
+            "| runtime, AUTO ms | AUTO / best other |" % t["threads"], "|---:|---:|---:|---:|---:|---:|---:|"]
     for r in t["rows"]:
         rt = "-" if r["runtime_ms"] < 0 else f"{r['runtime_ms']:.4f}"
-        rows.append(f"| {r['elements']:,} | {r['bytes']:,} | {r['cpu_ms']:.4f} | {r['threads_ms']:.4f} | {rt} |")
+        best = min(x for x in (r["cpu_ms"], r["threads_ms"], r["runtime_ms"]) if x > 0)
+        auto = f"{r['auto_ms']:.4f} | {r['auto_ms'] / best:.2f}" if "auto_ms" in r else "- | -"
+        rows.append(f"| {r['elements']:,} | {r['bytes']:,} | {r['cpu_ms']:.4f} | {r['threads_ms']:.4f} | {rt} "
+                    f"| {auto} |")
     chunked = t.get("chunked")
     if chunked:
         rows += ["", f"Past the device's allocation limit ({chunked['max_alloc']:,} bytes): a u8 select of "
@@ -215,8 +219,10 @@ def thresholds_section(run):
     lines = ["### Thresholds", "",
              "`clsel bench --device cpu --threads N --thresholds`: same-shape f32, medians of 21 runs. The runtime "
              f"column is `clsel_runtime_run` on {t['runtime_device'] or 'no OpenCL device'} with every size sent "
-             "to the device (buffers, upload, launch, blocking download). The library starts its own threads only "
-             "for runs that move 32 MiB or more (`THREADS_MIN_BYTES`, host/cpu_parallel.c), and the runtime "
+             "to the device (zero copy on a device that works in host memory, else buffers, upload, launch, "
+             "blocking download); AUTO is `clsel_runtime_run` as `clsel_runtime_create(CLSEL_DEVICE_AUTO)` makes it, "
+             f"every default kept (it ran on: {t.get('auto_device', '?')}). The library starts its own threads only "
+             "for runs that move 32 MiB or more (`THREADS_MIN_BYTES`, host/cpu/cpu_parallel.c), and the runtime "
              "sends runs under 1 MiB to the CPU path (`CLSEL_RUNTIME_MIN_DEVICE_BYTES`).", ""] + rows
     if fixed:
         lines += ["", f"Smallest runtime round trip in this run: {min(fixed):.3f} ms, against "
@@ -243,6 +249,44 @@ def runtime_section(data):
         opencl = f"{r['opencl_us']:,.1f}" if "opencl_us" in r else "-"
         lines.append(f"| {r['pattern']} | {r['elements']:,} | {r['auto_us']:,.1f} | {r['auto_out_us']:,.1f} | "
                      f"{r['cpu_us']:,.1f} | {opencl} | {r['numpy_us']:,.1f} | {r['auto_us'] / r['numpy_us']:.2f} |")
+    return "\n".join(lines)
+
+
+FIRST_CALL_STATES = {
+    "cold": "both caches empty; clsel's in its default mode",
+    "pocl-warm": "PoCL's cache warm; clsel's default mode (no entries for a CPU device)",
+    "cold, on": "both empty; `CLSEL_KERNEL_CACHE=on` (writes the entry)",
+    "warm, on": "both warm; `CLSEL_KERNEL_CACHE=on` (loads the entry)",
+}
+
+
+def first_call_section(runs):
+    """The first select of a process on the OpenCL device, by cache state
+    (bench/first_call.sh)."""
+    import statistics
+
+    states = []
+    for r in runs:
+        if r["state"] not in states:
+            states.append(r["state"])
+    device = runs[0]["run"]["device"] if runs else "?"
+    lines = ["## First select after process start", "",
+             "`bench/first_call.sh`: `clsel bench --first-call` in a fresh process per run (f32, "
+             f"{runs[0]['run']['elements'] if runs else 0:,} elements, on {device}), medians of "
+             f"{len(runs) // max(len(states), 1)} runs per state, ms. The platform start is `clGetPlatformIDs` "
+             "(the ICD loader and the driver starting, before clsel is called); clsel's share is "
+             "`clsel_runtime_create` and the first run, which builds the program of the f32 width (or loads "
+             "it from a cache).", "",
+             "| caches | platform start | runtime create | first run | second run | first select | clsel's share |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for state in states:
+        rs = [r["run"] for r in runs if r["state"] == state]
+        med = {k: statistics.median(r[k] for r in rs)
+               for k in ("platform_ms", "create_ms", "first_run_ms", "second_run_ms")}
+        total = med["platform_ms"] + med["create_ms"] + med["first_run_ms"]
+        lines.append(f"| {FIRST_CALL_STATES.get(state, state)} | {med['platform_ms']:.1f} | {med['create_ms']:.1f} | "
+                     f"{med['first_run_ms']:,.1f} | {med['second_run_ms']:.3f} | {total:,.1f} | "
+                     f"{med['create_ms'] + med['first_run_ms']:,.1f} |")
     return "\n".join(lines)
 
 
@@ -356,6 +400,8 @@ def markdown(run, options):
     parts += [thresholds_section(run), ""]
     if options.runtime:
         parts += [runtime_section(load(options.runtime)), ""]
+    if options.first_call:
+        parts += [first_call_section(load(options.first_call)), ""]
     if options.gpu:
         parts += [gpu_section(options.gpu), ""]
     return "\n".join(parts)
@@ -373,6 +419,7 @@ def main(argv=None):
     parser.add_argument("--sweep-peers", help="bench/peers.py --peer numpy on the sweep's file")
     parser.add_argument("--sweep-chart", help="the PNG of the sweep's distributions")
     parser.add_argument("--runtime", help="bench/runtime.py --json output")
+    parser.add_argument("--first-call", help="bench/first_call.sh's JSON")
     options = parser.parse_args(argv)
     run = Run(load(options.clsel), load(options.clsel_threads) if options.clsel_threads else None,
               load(options.peers) if options.peers else None)

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # bench/run.sh [--quick] - the performance report in one go: clsel on the OpenCL device
 # and the CPU path (one thread, then every core), the peers on the same cases, a sweep of
-# random broadcast patterns on every path with numpy.where on the same patterns, and
-# bench/report.py. Full sizes write docs/performance.md, docs/performance.png and
-# docs/performance_sweep.png (about 25 minutes here); --quick writes build/bench/ in
-# seconds. CLSEL_SWEEP=N and CLSEL_SEED=S change the sweep (default 100 patterns, seed 1). Needs a build (cmake --build build) and ci/setup.sh's
-# virtual environment. CLSEL_BUILD names another build folder.
+# random broadcast patterns on every path with numpy.where on the same patterns, the
+# runtime from Python (bench/runtime.py), the first select of a process under each
+# kernel-cache state (bench/first_call.sh), and bench/report.py. Full sizes write
+# docs/performance.md, docs/performance.png and docs/performance_sweep.png (about 25
+# minutes here); --quick writes build/bench/ in seconds. CLSEL_SWEEP=N and CLSEL_SEED=S
+# change the sweep (default 100 patterns, seed 1). Needs a build (cmake --build build)
+# and ci/setup.sh's virtual environment. CLSEL_BUILD names another build folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${CLSEL_BUILD:-build}"
@@ -34,8 +36,9 @@ POCL_CACHE_DIR="$cache" "$build/bin/clsel" bench --sweep "$sweep" --seed "$seed"
     --json "$out/sweep.json" | tee "$out/sweep.txt"
 "$python" bench/peers.py --cases "$out/sweep.json" --peer numpy --repeat 3 --json "$out/sweep_peers.json"
 PYTHONPATH=python POCL_CACHE_DIR="$cache" "$python" bench/runtime.py "${size[@]}" --json "$out/runtime.json"
+bench/first_call.sh "$([ ${#size[@]} -gt 0 ] && echo 1 || echo 3)" "$out/first_call.json"
 "$python" bench/report.py --clsel "$out/clsel.json" --clsel-threads "$out/clsel_threads.json" \
     --peers "$out/peers.json" --markdown "$docs/performance.md" --chart "$docs/performance.png" \
     --sweep "$out/sweep.json" --sweep-peers "$out/sweep_peers.json" --sweep-chart "$docs/performance_sweep.png" \
-    --runtime "$out/runtime.json"
+    --runtime "$out/runtime.json" --first-call "$out/first_call.json"
 echo "bench/run.sh: wrote $docs/performance.md, $docs/performance.png and $docs/performance_sweep.png"

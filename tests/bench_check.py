@@ -1,7 +1,7 @@
 """Keeps the benchmark pipeline working (CI runs it): `clsel bench --quick` on both
 devices with the size thresholds, its JSON checked field by field, then
-bench/peers.py on a few of its cases and bench/report.py on the lot, into a scratch
-folder. The figures themselves are not judged here (timings on a shared machine are
+bench/peers.py on a few of its cases, a quick sweep, bench/first_call.sh (one run per
+kernel-cache state) and bench/report.py on the lot, into a scratch folder. The figures themselves are not judged here (timings on a shared machine are
 no test); that they are present, consistent and computed is.
 
     python bench_check.py PATH/TO/clsel SCRATCH_DIR
@@ -99,15 +99,31 @@ def main():
     subprocess.run([sys.executable, os.path.join(ROOT, "bench", "peers.py"), "--cases", sweep_json, "--peer", "numpy",
                     "--repeat", "2", "--json", sweep_peers], check=True)
 
+    # The first select of a process, one run per kernel-cache state, where there is OpenCL.
+    first_call = []
+    if "opencl" in kinds:
+        first_call_json = os.path.join(scratch, "first_call.json")
+        subprocess.run([os.path.join(ROOT, "bench", "first_call.sh"), "1", first_call_json], check=True,
+                       env=dict(os.environ, CLSEL_TOOL=tool))
+        with open(first_call_json) as f:
+            runs = json.load(f)
+        check(len(runs) == 4 and all(r["run"]["first_run_ms"] > 0 and r["run"]["platform_ms"] > 0 for r in runs),
+              f"first-call figures: {runs}")
+        first_call = ["--first-call", first_call_json]
+    rows = cpu.get("thresholds", {}).get("rows", [])
+    check(all(r.get("auto_ms", 0) > 0 for r in rows), "thresholds: AUTO column missing")
+
     markdown, chart = os.path.join(scratch, "performance.md"), os.path.join(scratch, "performance.png")
     sweep_chart = os.path.join(scratch, "performance_sweep.png")
     subprocess.run([sys.executable, os.path.join(ROOT, "bench", "report.py"), "--clsel", clsel_json,
                     "--clsel-threads", clsel_json, "--peers", peers_json, "--markdown", markdown, "--chart", chart,
-                    "--sweep", sweep_json, "--sweep-peers", sweep_peers, "--sweep-chart", sweep_chart], check=True)
+                    "--sweep", sweep_json, "--sweep-peers", sweep_peers, "--sweep-chart", sweep_chart] + first_call,
+                   check=True)
     text = open(markdown).read()
     for heading in ("## Targets", "## The sweep", "## The named cases", "### Thresholds", "### Peers"):
         check(heading in text, f"the report has no '{heading}'")
     check("numpy.where" in text.split("## The sweep")[1], "the sweep section does not compare with numpy.where")
+    check(not first_call or "## First select after process start" in text, "the report has no first-call section")
     check(os.path.getsize(chart) > 10000, "the chart is missing or empty")
     check(os.path.getsize(sweep_chart) > 10000, "the sweep chart is missing or empty")
     print(f"bench_check: {len(failures)} failures")

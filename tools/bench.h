@@ -60,11 +60,13 @@ typedef struct threshold_row {
     int64_t elements;
     uint64_t bytes;
     double cpu_ms, threads_ms, runtime_ms;
+    double auto_ms; /* clsel_runtime_run with CLSEL_DEVICE_AUTO and every default */
 } threshold_row;
 
 typedef struct bench_thresholds_report {
     int threads;
     char runtime_device[256];
+    char auto_device[256]; /* where AUTO runs: a device name, or "CPU path" */
     /* One run past the device's allocation limit (the runtime's chunked path), full
      * sizes only: elements (0 when not measured), the limit, and both paths' times. */
     int64_t chunked_elements;
@@ -75,10 +77,21 @@ typedef struct bench_thresholds_report {
     size_t count;
 } bench_thresholds_report;
 
+/* clsel bench --first-call (bench_first_call.c): the first select of a process on the
+ * OpenCL device, in parts (ms). */
+typedef struct bench_first_call_report {
+    char device[256];
+    int64_t elements;   /* of the f32 runs */
+    double platform_ms; /* clGetPlatformIDs: the OpenCL platform's own start */
+    double create_ms;   /* clsel_runtime_create(CLSEL_DEVICE_OPENCL) after it */
+    double first_run_ms, second_run_ms; /* clsel_runtime_run: the first builds f32's program */
+} bench_first_call_report;
+
 /* 0 on success; on failure a message on stderr and nonzero. */
 int bench_run_opencl(const bench_options *options, bench_report *report);
 int bench_run_cpu(const bench_options *options, bench_report *report);
 int bench_thresholds(const bench_options *options, bench_thresholds_report *report);
+int bench_first_call(bench_first_call_report *report);
 
 /* Shared by both: whether a case is selected, wall-clock milliseconds, the median of
  * samples (sorts them), and the result line's figures from the case's samples and the

@@ -6,7 +6,10 @@
  *  - the CPU path on one thread against N library threads, by size
  *    (host/cpu_parallel.c, THREADS_MIN_BYTES);
  *  - at full size, one run past the device's allocation limit: the runtime's chunked
- *    path against the CPU path.
+ *    path against the CPU path;
+ *  - beside them, the runtime as a user gets it (CLSEL_DEVICE_AUTO, every default), which
+ *    must never be slower than the better of the others.
+ * Host memory in and out throughout.
  * Same-shape f32, random cond, median of 21 runs after one warm-up. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +135,14 @@ int bench_thresholds(const bench_options *o, bench_thresholds_report *report)
         rt = NULL;
     }
     if (rt) clsel_runtime_set_min_device_bytes(rt, 0); /* the round trip itself, at every size */
+    clsel_runtime *auto_rt = NULL;
+    if (clsel_runtime_create(CLSEL_DEVICE_AUTO, &auto_rt) != CLSEL_SUCCESS) {
+        fprintf(stderr, "clsel bench: thresholds: CLSEL_DEVICE_AUTO failed: %s\n", clsel_last_error());
+        clsel_runtime_destroy(rt);
+        return -1;
+    }
+    snprintf(report->auto_device, sizeof report->auto_device, "%s",
+             clsel_runtime_device(auto_rt) == CLSEL_DEVICE_CPU ? "CPU path" : clsel_runtime_device_name(auto_rt));
     report->threads = o->threads > 1 ? o->threads : 2;
     const int max_log2 = o->quick ? 18 : 24;
     for (int k = 0; k <= max_log2 && report->count < BENCH_THRESHOLD_SIZES; k += 2) {
@@ -147,14 +158,17 @@ int bench_thresholds(const bench_options *o, bench_thresholds_report *report)
         row->cpu_ms = time_host(&h, NULL, 1);
         row->threads_ms = time_host(&h, NULL, report->threads);
         row->runtime_ms = rt ? time_host(&h, rt, 1) : -1;
+        row->auto_ms = time_host(&h, auto_rt, 1);
         host_case_free(&h);
-        fprintf(stderr, "bench thresholds: 2^%-2d elements: CPU path %.4f ms, %d threads %.4f ms, runtime %s %.4f ms\n",
+        fprintf(stderr, "bench thresholds: 2^%-2d elements: CPU path %.4f ms, %d threads %.4f ms, runtime %s %.4f ms, "
+                        "AUTO (%s) %.4f ms\n",
                 k, row->cpu_ms, report->threads, row->threads_ms, rt ? clsel_runtime_device_name(rt) : "-",
-                row->runtime_ms);
+                row->runtime_ms, report->auto_device, row->auto_ms);
         report->count++;
     }
     if (rt) snprintf(report->runtime_device, sizeof report->runtime_device, "%s", clsel_runtime_device_name(rt));
     if (rt && !o->quick) measure_chunked(rt, report);
     clsel_runtime_destroy(rt);
+    clsel_runtime_destroy(auto_rt);
     return 0;
 }

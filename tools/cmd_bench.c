@@ -13,7 +13,8 @@ static const char help[] =
     "usage: clsel bench [--device cpu|opencl|all] [--quick] [--case NAME]... [--repeat N]\n"
     "                   [--threads N] [--thresholds] [--json FILE]\n"
     "       clsel bench --sweep N [--seed S] [--case sweep-K]... [--device cpu|opencl|all] [--quick]\n"
-    "                   [--repeat N] [--threads N] [--json FILE]\n\n"
+    "                   [--repeat N] [--threads N] [--json FILE]\n"
+    "       clsel bench --first-call [--json FILE]\n\n"
     "Times Select on the benchmark's named cases (DRAM-sized; --quick: small, a few seconds) and\n"
     "reports, per case: elements, bytes moved (STREAM convention: each input read once at\n"
     "its own size, the output written once), median and min time over --repeat runs (default\n"
@@ -33,7 +34,11 @@ static const char help[] =
     "and reports per path the distribution of % of the same-device copy (min, 10th\n"
     "percentile, median) and the worst patterns. --seed S (default 1) picks the patterns:\n"
     "pattern k of a seed is the same whatever N is; --case sweep-K runs only pattern K.\n"
-    "--repeat defaults to 5 for a sweep.\n";
+    "--repeat defaults to 5 for a sweep.\n\n"
+    "--first-call times the first select of this process on the OpenCL device, in parts: the\n"
+    "platform's own start (clGetPlatformIDs), clsel_runtime_create, the first f32 run (which\n"
+    "builds or loads the program it needs) and a second run. Run it in a fresh process, under\n"
+    "the kernel-cache state to measure (bench/first_call.sh runs each).\n";
 
 int bench_selected(const bench_options *o, const bench_case *c)
 {
@@ -158,7 +163,8 @@ static void print_table(const bench_report *report)
     printf("\n%s (%s): best copy %.1f GB/s [%s]\n", report->device, report->kind, report->copy_gbps,
            report->copy_method);
     if (report->kind[0] == 'o')
-        printf("program build %.0f ms (first in process), %.0f ms (again); clsel_cl_enqueue host cost %.2f us\n",
+        printf("context and f32's program %.0f ms (first in process), %.0f ms (again); clsel_cl_enqueue host cost "
+               "%.2f us\n",
                report->build_first_ms, report->build_again_ms, report->enqueue_us);
     printf("%-22s %-5s %12s %13s %10s %10s %8s %8s %7s %10s  %s\n", "case", "dtype", "elements", "bytes",
            "median ms", "min ms", "GB/s", "copy", "% copy", "first ms", "what");
@@ -176,12 +182,14 @@ static void print_table(const bench_report *report)
 
 static void print_thresholds(const bench_thresholds_report *t)
 {
-    printf("\nthresholds: same-shape f32, medians (ms); runtime = clsel_runtime_run on %s, every size on the device\n",
-           *t->runtime_device ? t->runtime_device : "(no OpenCL device)");
-    printf("%12s %13s %12s %12s %12s\n", "elements", "bytes", "CPU 1 thread", "CPU threads", "runtime");
+    printf("\nthresholds: same-shape f32, host memory, medians (ms); runtime = clsel_runtime_run on %s, every size "
+           "on the device; AUTO = clsel_runtime_run as created with CLSEL_DEVICE_AUTO (runs on: %s)\n",
+           *t->runtime_device ? t->runtime_device : "(no OpenCL device)", t->auto_device);
+    printf("%12s %13s %12s %12s %12s %12s\n", "elements", "bytes", "CPU 1 thread", "CPU threads", "runtime", "AUTO");
     for (size_t i = 0; i < t->count; ++i)
-        printf("%12lld %13llu %12.4f %12.4f %12.4f\n", (long long)t->rows[i].elements,
-               (unsigned long long)t->rows[i].bytes, t->rows[i].cpu_ms, t->rows[i].threads_ms, t->rows[i].runtime_ms);
+        printf("%12lld %13llu %12.4f %12.4f %12.4f %12.4f\n", (long long)t->rows[i].elements,
+               (unsigned long long)t->rows[i].bytes, t->rows[i].cpu_ms, t->rows[i].threads_ms, t->rows[i].runtime_ms,
+               t->rows[i].auto_ms);
     if (t->chunked_elements)
         printf("past the allocation limit (%llu bytes): %lld u8 elements, runtime in chunks %.1f ms (%.2f GB/s), "
                "CPU path %.1f ms\n",
@@ -276,12 +284,14 @@ static void json_thresholds(FILE *f, const bench_thresholds_report *t)
 {
     fprintf(f, "{\"threads\": %d, \"runtime_device\": ", t->threads);
     json_string(f, t->runtime_device);
+    fputs(", \"auto_device\": ", f);
+    json_string(f, t->auto_device);
     fputs(", \"rows\": [", f);
     for (size_t i = 0; i < t->count; ++i)
         fprintf(f, "%s\n  {\"elements\": %lld, \"bytes\": %llu, \"cpu_ms\": %.6f, \"threads_ms\": %.6f, "
-                   "\"runtime_ms\": %.6f}",
+                   "\"runtime_ms\": %.6f, \"auto_ms\": %.6f}",
                 i ? "," : "", (long long)t->rows[i].elements, (unsigned long long)t->rows[i].bytes, t->rows[i].cpu_ms,
-                t->rows[i].threads_ms, t->rows[i].runtime_ms);
+                t->rows[i].threads_ms, t->rows[i].runtime_ms, t->rows[i].auto_ms);
     fputs("\n]", f);
     if (t->chunked_elements)
         fprintf(f, ", \"chunked\": {\"elements\": %lld, \"bytes\": %llu, \"max_alloc\": %llu, \"runtime_ms\": %.3f, "
@@ -307,10 +317,30 @@ static int write_json(const char *path, const bench_report *reports, size_t coun
     return fclose(f) == 0 ? CLI_OK : cli_fail("%s: write error", path);
 }
 
+static int run_first_call(const char *json)
+{
+    bench_first_call_report r;
+    if (bench_first_call(&r) != 0) return CLI_FAILED;
+    printf("first call on %s: OpenCL platform start %.1f ms, clsel_runtime_create %.1f ms, first run %.1f ms "
+           "(f32, %lld elements), second run %.3f ms; first select after process start %.1f ms, %.1f ms of it "
+           "in clsel\n",
+           r.device, r.platform_ms, r.create_ms, r.first_run_ms, (long long)r.elements, r.second_run_ms,
+           r.platform_ms + r.create_ms + r.first_run_ms, r.create_ms + r.first_run_ms);
+    if (!json) return CLI_OK;
+    FILE *f = fopen(json, "w");
+    if (!f) return cli_fail("%s: cannot write", json);
+    fputs("{\"device\": ", f);
+    json_string(f, r.device);
+    fprintf(f, ", \"elements\": %lld, \"platform_ms\": %.3f, \"create_ms\": %.3f, \"first_run_ms\": %.3f, "
+               "\"second_run_ms\": %.4f}\n",
+            (long long)r.elements, r.platform_ms, r.create_ms, r.first_run_ms, r.second_run_ms);
+    return fclose(f) == 0 ? CLI_OK : cli_fail("%s: write error", json);
+}
+
 int cmd_bench(int argc, char **argv)
 {
     bench_options o = {0, 20, 1, 0, NULL, 0, 0, 1};
-    int repeat_given = 0;
+    int repeat_given = 0, first_call = 0;
     const char *device = "all", *json = NULL;
     const char **names = calloc((size_t)argc, sizeof *names);
     if (!names) return cli_fail("out of memory");
@@ -324,6 +354,8 @@ int cmd_bench(int argc, char **argv)
             return CLI_OK;
         } else if (strcmp(argv[i], "--quick") == 0) {
             o.quick = 1;
+        } else if (strcmp(argv[i], "--first-call") == 0) {
+            first_call = 1;
         } else if (strcmp(argv[i], "--thresholds") == 0) {
             o.thresholds = 1;
         } else if (cli_option(argc, argv, &i, "--device", &value)) {
@@ -377,6 +409,10 @@ int cmd_bench(int argc, char **argv)
             free(names);
             return cli_usage("bench", "unknown argument '%s'", argv[i]);
         }
+    }
+    if (first_call) {
+        free(names);
+        return run_first_call(json);
     }
     static bench_report reports[3];
     size_t count = 0;

@@ -9,7 +9,8 @@ Each figure is the median of the calls after a warm-up call (the OpenCL device's
 kernels are built during the warm-up). The CPU path and numpy.where share the
 machine's cores; OpenCL here is whatever AUTO would not take (PoCL on the CI box).
 The OpenCL calls are timed after the others, not between them: PoCL's worker threads
-keep spinning for a while after a run and would slow whatever came next.
+keep spinning for a while after a run and would slow whatever came next. Last, the fixed
+cost of one small call, called back to back (fixed_cost).
 """
 import argparse
 import json
@@ -70,6 +71,29 @@ def time_calls(funcs, repeats):
     return {name: float(np.median(s)) for name, s in samples.items()}
 
 
+def fixed_cost(quick):
+    """The fixed cost of one call: a 1,000-element same-shape f32 select called back to back
+    (as a model's loop calls it), seconds per call as the best of 5 rounds, for
+    clsel.select with default arguments, with out=, and numpy.where. The table's figures
+    time each call alone, interleaved with the other functions, which adds the cost of
+    cold caches and branch predictors to every function alike."""
+    import timeit
+
+    rng = np.random.default_rng(7)
+    cond = rng.integers(0, 2, size=1000).astype(bool)
+    then = rng.standard_normal(1000).astype(np.float32)
+    else_ = rng.standard_normal(1000).astype(np.float32)
+    out = np.empty_like(then)
+    funcs = {"auto": lambda: clsel.select(cond, then, else_), "auto_out": lambda: clsel.select(cond, then, else_, out=out),
+             "numpy": lambda: np.where(cond, then, else_)}
+    number = 500 if quick else 5000
+    result = {}
+    for name, f in funcs.items():
+        f()
+        result[name] = min(timeit.repeat(f, number=number, repeat=5)) / number
+    return result
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="write the results here")
@@ -105,10 +129,13 @@ def main():
             print(f"{pattern:<10} {out.size:>11,} {row['auto_us']:10.1f} {row['cpu_us']:10.1f} {opencl} "
                   f"{row['numpy_us']:10.1f} {row['auto_us'] / row['cpu_us']:8.2f} "
                   f"{row['auto_us'] / row['numpy_us']:10.2f}")
+    fixed = {f"{k}_us": v * 1e6 for k, v in fixed_cost(args.quick).items()}
+    print("fixed cost of one call back to back (1,000 f32, best of 5 rounds): "
+          + ", ".join(f"{k} {v:.2f} us" for k, v in fixed.items()))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": platform.node(), "processor": platform.processor(), "auto": [auto_kind, auto_name],
-                       "rows": rows}, f, indent=1)
+                       "rows": rows, "fixed_cost": fixed}, f, indent=1)
 
 
 if __name__ == "__main__":

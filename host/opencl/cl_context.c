@@ -208,7 +208,7 @@ clsel_status clsel_priv_cl_context_width(clsel_cl_context *ctx, size_t elem_size
     if (w < 0) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "no kernels for elements of %zu bytes", elem_size);
     width_program *wp = &ctx->widths[w];
     clsel_status st = CLSEL_SUCCESS;
-    clsel_mutex_lock(&ctx->build_lock);
+    clsel_mutex_lock(&wp->build_lock); /* other widths' runs go on meanwhile */
     if (!wp->built) { /* a failed build is tried again by the next call */
         st = build_program(ctx, elem_size, wp);
         if (st == CLSEL_SUCCESS) st = create_kernels(ctx, w, wp);
@@ -217,7 +217,7 @@ clsel_status clsel_priv_cl_context_width(clsel_cl_context *ctx, size_t elem_size
         else
             release_width(ctx, wp);
     }
-    clsel_mutex_unlock(&ctx->build_lock);
+    clsel_mutex_unlock(&wp->build_lock);
     *out = wp;
     return st;
 }
@@ -232,16 +232,21 @@ clsel_status clsel_cl_context_prepare(clsel_cl_context *ctx, clsel_dtype dtype)
     return clsel_priv_cl_context_width(ctx, size, &wp);
 }
 
-/* The context's locks: the build lock, then one per kernel slot. */
+/* The context's locks, numbered: per width, its build lock, then one per kernel slot. */
+enum { LOCKS_PER_WIDTH = 1 + KERNELS_PER_WIDTH, LOCKS = ELEMENT_WIDTHS * LOCKS_PER_WIDTH };
+
+static clsel_mutex *lock_at(clsel_cl_context *ctx, int i)
+{
+    width_program *wp = &ctx->widths[i / LOCKS_PER_WIDTH];
+    const int k = i % LOCKS_PER_WIDTH;
+    return k == 0 ? &wp->build_lock : &wp->kernels[k - 1].lock;
+}
+
 static clsel_status init_locks(clsel_cl_context *ctx)
 {
-    if (clsel_mutex_init(&ctx->build_lock) != 0)
-        return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the context's locks");
-    ++ctx->locks_ready;
-    for (int w = 0; w < ELEMENT_WIDTHS; ++w)
-        for (int k = 0; k < KERNELS_PER_WIDTH; ++k, ++ctx->locks_ready)
-            if (clsel_mutex_init(&ctx->widths[w].kernels[k].lock) != 0)
-                return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the kernels' locks");
+    for (; ctx->locks_ready < LOCKS; ++ctx->locks_ready)
+        if (clsel_mutex_init(lock_at(ctx, ctx->locks_ready)) != 0)
+            return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the context's locks");
     return CLSEL_SUCCESS;
 }
 
@@ -286,10 +291,7 @@ void clsel_cl_context_destroy(clsel_cl_context *ctx)
     if (!ctx) return;
     const clsel_cl_api *cl = ctx->cl;
     for (int w = 0; w < ELEMENT_WIDTHS; ++w) release_width(ctx, &ctx->widths[w]);
-    /* The locks in the order init_locks made them: the build lock, then the slots'. */
-    if (ctx->locks_ready > 0) clsel_mutex_destroy(&ctx->build_lock);
-    for (int i = 1; i < ctx->locks_ready; ++i)
-        clsel_mutex_destroy(&ctx->widths[(i - 1) / KERNELS_PER_WIDTH].kernels[(i - 1) % KERNELS_PER_WIDTH].lock);
+    for (int i = 0; i < ctx->locks_ready; ++i) clsel_mutex_destroy(lock_at(ctx, i));
     if (ctx->device) cl->clReleaseDevice(ctx->device);
     if (ctx->context) cl->clReleaseContext(ctx->context);
     clsel_priv_free(ctx);
@@ -301,10 +303,11 @@ const char *clsel_cl_build_log(const clsel_cl_context *ctx)
     /* The first non-empty log of the programs built so far (they differ only in width). */
     clsel_cl_context *locked = (clsel_cl_context *)ctx;
     const char *log = "";
-    clsel_mutex_lock(&locked->build_lock);
-    for (int w = 0; w < ELEMENT_WIDTHS && !*log; ++w)
+    for (int w = 0; w < ELEMENT_WIDTHS && !*log; ++w) {
+        clsel_mutex_lock(&locked->widths[w].build_lock);
         if (ctx->widths[w].build_log) log = ctx->widths[w].build_log;
-    clsel_mutex_unlock(&locked->build_lock);
+        clsel_mutex_unlock(&locked->widths[w].build_lock);
+    }
     return log;
 }
 
@@ -315,9 +318,11 @@ int clsel_cl_program_cached(const clsel_cl_context *ctx)
     if (!ctx) return 0;
     clsel_cl_context *locked = (clsel_cl_context *)ctx;
     int cached = 0;
-    clsel_mutex_lock(&locked->build_lock);
-    for (int w = 0; w < ELEMENT_WIDTHS; ++w) cached += ctx->widths[w].cached;
-    clsel_mutex_unlock(&locked->build_lock);
+    for (int w = 0; w < ELEMENT_WIDTHS; ++w) {
+        clsel_mutex_lock(&locked->widths[w].build_lock);
+        cached += ctx->widths[w].cached;
+        clsel_mutex_unlock(&locked->widths[w].build_lock);
+    }
     return cached;
 }
 

@@ -25,6 +25,7 @@ typedef struct kernel_slot {
 /* The program of one element width and its kernels, built when a run first needs them
  * (clsel_priv_cl_context_width). */
 typedef struct width_program {
+    clsel_mutex build_lock; /* held while this width builds, and to read the fields below */
     cl_program program;
     kernel_slot kernels[KERNELS_PER_WIDTH];
     size_t work_group_size; /* the vectors family's work-group size (<= 256) */
@@ -46,8 +47,7 @@ struct clsel_cl_context {
     cl_uint compute_units;
     cl_bool host_unified; /* CL_DEVICE_HOST_UNIFIED_MEMORY: the device works in host memory */
     clsel_priv_family family;
-    int locks_ready;        /* how many of the locks below are initialized */
-    clsel_mutex build_lock; /* guards every width_program's build and its fields */
+    int locks_ready; /* how many of the widths' locks are initialized (cl_context.c, lock_at) */
     width_program widths[ELEMENT_WIDTHS];
 };
 

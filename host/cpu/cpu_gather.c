@@ -11,6 +11,7 @@
  * then one or two stores, not a loop. */
 #include <string.h>
 
+#include "common/element_width.h"
 #include "common/tuning.h"
 #include "cpu/select_cpu.h"
 
@@ -107,7 +108,7 @@ static run_loop pick_run_loop(int copies, size_t w, size_t bytes)
     static const run_loop splats[3][4] = {{splat16_1, splat16_2, splat16_4, splat16_8},
                                           {splat32_1, splat32_2, splat32_4, splat32_8},
                                           {splat_1, splat_2, splat_4, splat_8}};
-    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    const int wi = clsel_priv_width_index(w);
     if (copies) return bytes <= 32 ? copy32 : copy_any;
     return splats[bytes <= 16 ? 0 : bytes <= 32 ? 1 : 2][wi];
 }

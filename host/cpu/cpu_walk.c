@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/element_width.h"
 #include "common/tuning.h"
 #include "cpu/select_cpu.h"
 #include "plan/plan.h"
@@ -57,11 +58,6 @@ CLSEL_ROW_FNS(uint64_t)
 /* [log2(element size)][cond advances * 4 + then advances * 2 + else advances] */
 static const cpu_row_fn row_table[4][8] = {CLSEL_ROW_ENTRIES(uint8_t), CLSEL_ROW_ENTRIES(uint16_t),
                                        CLSEL_ROW_ENTRIES(uint32_t), CLSEL_ROW_ENTRIES(uint64_t)};
-
-static int width_index(size_t elem_size)
-{
-    return elem_size == 1 ? 0 : elem_size == 2 ? 1 : elem_size == 4 ? 2 : 3;
-}
 
 /* Tiling pays only when an input's row would be gone from the last-level cache by the
  * time a later row reads it again: when the traffic between the two reads exceeds this
@@ -214,7 +210,7 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last)
     const plan_blocks *b = &walk->blocks;
     _Alignas(64) uint8_t buffers[3][CPU_BLOCK_BYTES + CPU_GATHER_SLACK];
     const cpu_row_fn(*avx2)[8] = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) ? NULL : clsel_priv_cpu_avx2_rows(walk->stream);
-    const int wi = width_index(plan->elem_size);
+    const int wi = clsel_priv_width_index(plan->elem_size);
     block_job job;
     job.walk = walk;
     job.fns = avx2 ? avx2[wi] : row_table[wi];

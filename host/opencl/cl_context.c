@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/element_width.h"
 #include "common/error.h"
 #include "opencl/cl_cache.h"
 #include "opencl/cl_context.h"
@@ -197,14 +198,9 @@ static void release_width(const clsel_cl_context *ctx, width_program *wp)
     wp->built = wp->cached = 0;
 }
 
-static int width_index(size_t elem_size)
-{
-    return elem_size == 1 ? 0 : elem_size == 2 ? 1 : elem_size == 4 ? 2 : elem_size == 8 ? 3 : -1;
-}
-
 clsel_status clsel_priv_cl_context_width(clsel_cl_context *ctx, size_t elem_size, const width_program **out)
 {
-    const int w = width_index(elem_size);
+    const int w = clsel_priv_width_index(elem_size);
     if (w < 0) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "no kernels for elements of %zu bytes", elem_size);
     width_program *wp = &ctx->widths[w];
     clsel_status st = CLSEL_SUCCESS;

@@ -195,7 +195,8 @@ static void release_width(const clsel_cl_context *ctx, width_program *wp)
     wp->program = NULL;
     clsel_priv_free(wp->build_log);
     wp->build_log = NULL;
-    wp->built = wp->cached = 0;
+    wp->cached = 0;
+    atomic_store_explicit(&wp->built, 0, memory_order_relaxed);
 }
 
 clsel_status clsel_priv_cl_context_width(clsel_cl_context *ctx, size_t elem_size, const width_program **out)
@@ -203,18 +204,21 @@ clsel_status clsel_priv_cl_context_width(clsel_cl_context *ctx, size_t elem_size
     const int w = clsel_priv_width_index(elem_size);
     if (w < 0) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "no kernels for elements of %zu bytes", elem_size);
     width_program *wp = &ctx->widths[w];
+    *out = wp;
+    /* Every enqueue asks: once built, an acquire load answers without the lock (the
+     * program and kernels, written before the release store below, never change). */
+    if (atomic_load_explicit(&wp->built, memory_order_acquire)) return CLSEL_SUCCESS;
     clsel_status st = CLSEL_SUCCESS;
     clsel_mutex_lock(&wp->build_lock); /* other widths' runs go on meanwhile */
-    if (!wp->built) { /* a failed build is tried again by the next call */
+    if (!atomic_load_explicit(&wp->built, memory_order_relaxed)) { /* a failed build is tried again next time */
         st = build_program(ctx, elem_size, wp);
         if (st == CLSEL_SUCCESS) st = create_kernels(ctx, w, wp);
         if (st == CLSEL_SUCCESS)
-            wp->built = 1;
+            atomic_store_explicit(&wp->built, 1, memory_order_release);
         else
             release_width(ctx, wp);
     }
     clsel_mutex_unlock(&wp->build_lock);
-    *out = wp;
     return st;
 }
 

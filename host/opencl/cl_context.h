@@ -3,6 +3,8 @@
 #ifndef CLSEL_HOST_CL_CONTEXT_H
 #define CLSEL_HOST_CL_CONTEXT_H
 
+#include <stdatomic.h>
+
 #include "clsel_cl.h"
 #include "common/lock.h"
 #include "opencl/cl_api.h"
@@ -25,12 +27,13 @@ typedef struct kernel_slot {
 /* The program of one element width and its kernels, built when a run first needs them
  * (clsel_priv_cl_context_width). */
 typedef struct width_program {
-    clsel_mutex build_lock; /* held while this width builds, and to read the fields below */
+    clsel_mutex build_lock; /* held while this width builds, and to read the fields below
+                               (`built` is also read without it: see cl_context.c) */
     cl_program program;
     kernel_slot kernels[KERNELS_PER_WIDTH];
     size_t work_group_size; /* the vectors family's work-group size (<= 256) */
     char *build_log;
-    int built;  /* program and kernels are ready */
+    _Atomic int built; /* program and kernels are ready (set last, with release order) */
     int cached; /* the program came from the disk cache (cl_cache.c) */
 } width_program;
 

@@ -129,6 +129,17 @@ typedef struct bench_inputs {
 clsel_plan *bench_case_prepare(const bench_options *o, const bench_case *c, bench_inputs *in, bench_result *r);
 void bench_case_release(clsel_plan *plan, bench_inputs *in);
 
+/* A same-shape f32 select of n elements on host memory: its plan, a random cond,
+ * constant inputs and an output (bench --thresholds and --first-call). Make returns
+ * nonzero when out of memory; free it either way. */
+typedef struct bench_host_case {
+    clsel_plan *plan;
+    uint8_t *cond;
+    float *then_data, *else_data, *out;
+} bench_host_case;
+int bench_host_case_make(bench_host_case *h, int64_t n);
+void bench_host_case_free(bench_host_case *h);
+
 /* One timing context per path, opened once per run: the OpenCL device --device auto
  * would pick (bench_cl.c) or the CPU path on `threads` threads (bench_cpu.c). Opening
  * fills the report's device and copy-baseline fields (NULL, with a message on stderr,

@@ -6,7 +6,6 @@
  * first call of a process shows this, so bench/first_call.sh runs it in a fresh process
  * for each measurement, under each state of PoCL's and clsel's kernel caches. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -36,20 +35,12 @@ int bench_first_call(bench_first_call_report *r)
     snprintf(r->device, sizeof r->device, "%s", clsel_runtime_device_name(rt));
     clsel_runtime_set_min_device_bytes(rt, 0); /* a small run, on the device all the same */
 
-    static uint8_t cond[FIRST_CALL_ELEMENTS];
-    static float then_data[FIRST_CALL_ELEMENTS], else_data[FIRST_CALL_ELEMENTS], out[FIRST_CALL_ELEMENTS];
-    for (int i = 0; i < FIRST_CALL_ELEMENTS; ++i) {
-        cond[i] = (uint8_t)(i % 3 == 0);
-        then_data[i] = (float)i;
-        else_data[i] = -(float)i;
-    }
-    const clsel_shape shape = {1, {FIRST_CALL_ELEMENTS}};
-    clsel_plan *plan = NULL;
-    clsel_status st = clsel_plan_create(CLSEL_F32, &shape, &shape, &shape, NULL, &plan);
+    bench_host_case h;
+    clsel_status st = bench_host_case_make(&h, FIRST_CALL_ELEMENTS) == 0 ? CLSEL_SUCCESS : CLSEL_ERROR_OUT_OF_MEMORY;
     double runs[2] = {0, 0};
     for (int k = 0; k < 2 && st == CLSEL_SUCCESS; ++k) {
         t0 = bench_now_ms();
-        st = clsel_runtime_run(rt, plan, cond, then_data, else_data, out);
+        st = clsel_runtime_run(rt, h.plan, h.cond, h.then_data, h.else_data, h.out);
         runs[k] = bench_now_ms() - t0;
         if (st == CLSEL_SUCCESS && clsel_runtime_last_run_path() != CLSEL_RUN_DEVICE) {
             fprintf(stderr, "clsel bench: --first-call: the run did not stay on the device\n");
@@ -59,7 +50,7 @@ int bench_first_call(bench_first_call_report *r)
     r->first_run_ms = runs[0];
     r->second_run_ms = runs[1];
     if (st != CLSEL_SUCCESS) fprintf(stderr, "clsel bench: --first-call: %s\n", clsel_last_error());
-    clsel_plan_destroy(plan);
+    bench_host_case_free(&h);
     clsel_runtime_destroy(rt);
     return st == CLSEL_SUCCESS ? 0 : -1;
 }

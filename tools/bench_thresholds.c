@@ -21,45 +21,9 @@
 
 enum { THRESHOLD_RUNS = 21 };
 
-typedef struct host_case {
-    clsel_plan *plan;
-    uint8_t *cond;
-    float *then_data, *else_data, *out;
-} host_case;
-
-static int host_case_make(host_case *h, int64_t n)
-{
-    memset(h, 0, sizeof *h);
-    clsel_shape s = {1, {n}};
-    if (clsel_plan_create(CLSEL_F32, &s, &s, &s, NULL, &h->plan) != CLSEL_SUCCESS) return -1;
-    h->cond = malloc((size_t)n);
-    h->then_data = malloc((size_t)n * 4);
-    h->else_data = malloc((size_t)n * 4);
-    h->out = malloc((size_t)n * 4);
-    if (!h->cond || !h->then_data || !h->else_data || !h->out) return -1;
-    uint32_t state = 12345;
-    for (int64_t i = 0; i < n; ++i) {
-        state = state * 1103515245u + 12345u;
-        h->cond[i] = (uint8_t)((state >> 16) & 1);
-        h->then_data[i] = 1.0f;
-        h->else_data[i] = 2.0f;
-        h->out[i] = 0.0f;
-    }
-    return 0;
-}
-
-static void host_case_free(host_case *h)
-{
-    clsel_plan_destroy(h->plan);
-    free(h->cond);
-    free(h->then_data);
-    free(h->else_data);
-    free(h->out);
-}
-
 /* Median ms of THRESHOLD_RUNS runs of the runtime (rt non-NULL) or the CPU path with
  * `threads` threads; < 0 on failure. */
-static double time_host(const host_case *h, clsel_runtime *rt, int threads)
+static double time_host(const bench_host_case *h, clsel_runtime *rt, int threads)
 {
     double samples[THRESHOLD_RUNS];
     clsel_cpu_options options = clsel_cpu_options_default();
@@ -147,9 +111,9 @@ int bench_thresholds(const bench_options *o, bench_thresholds_report *report)
     const int max_log2 = o->quick ? 18 : 24;
     for (int k = 0; k <= max_log2 && report->count < BENCH_THRESHOLD_SIZES; k += 2) {
         threshold_row *row = &report->rows[report->count];
-        host_case h;
-        if (host_case_make(&h, (int64_t)1 << k) != 0) {
-            host_case_free(&h);
+        bench_host_case h;
+        if (bench_host_case_make(&h, (int64_t)1 << k) != 0) {
+            bench_host_case_free(&h);
             fprintf(stderr, "clsel bench: thresholds: out of memory at 2^%d elements\n", k);
             break;
         }
@@ -159,7 +123,7 @@ int bench_thresholds(const bench_options *o, bench_thresholds_report *report)
         row->threads_ms = time_host(&h, NULL, report->threads);
         row->runtime_ms = rt ? time_host(&h, rt, 1) : -1;
         row->auto_ms = time_host(&h, auto_rt, 1);
-        host_case_free(&h);
+        bench_host_case_free(&h);
         fprintf(stderr, "bench thresholds: 2^%-2d elements: CPU path %.4f ms, %d threads %.4f ms, runtime %s %.4f ms, "
                         "AUTO (%s) %.4f ms\n",
                 k, row->cpu_ms, report->threads, row->threads_ms, rt ? clsel_runtime_device_name(rt) : "-",

@@ -143,6 +143,36 @@ clsel_plan *bench_case_prepare(const bench_options *o, const bench_case *c, benc
     return plan;
 }
 
+int bench_host_case_make(bench_host_case *h, int64_t n)
+{
+    memset(h, 0, sizeof *h);
+    clsel_shape s = {1, {n}};
+    if (clsel_plan_create(CLSEL_F32, &s, &s, &s, NULL, &h->plan) != CLSEL_SUCCESS) return -1;
+    h->cond = malloc((size_t)n);
+    h->then_data = malloc((size_t)n * 4);
+    h->else_data = malloc((size_t)n * 4);
+    h->out = malloc((size_t)n * 4);
+    if (!h->cond || !h->then_data || !h->else_data || !h->out) return -1;
+    uint32_t state = 12345;
+    for (int64_t i = 0; i < n; ++i) {
+        state = state * 1103515245u + 12345u;
+        h->cond[i] = (uint8_t)((state >> 16) & 1);
+        h->then_data[i] = 1.0f;
+        h->else_data[i] = 2.0f;
+        h->out[i] = 0.0f;
+    }
+    return 0;
+}
+
+void bench_host_case_free(bench_host_case *h)
+{
+    clsel_plan_destroy(h->plan);
+    free(h->cond);
+    free(h->then_data);
+    free(h->else_data);
+    free(h->out);
+}
+
 void bench_case_release(clsel_plan *plan, bench_inputs *in)
 {
     inputs_free(in);

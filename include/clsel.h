@@ -251,7 +251,10 @@ CLSEL_API size_t clsel_plan_describe(const clsel_plan *plan, char *buf, size_t s
  * element of a dense row-major tensor of the shape given to the plan (cond: 1 byte per
  * element). A pointer may be NULL only when that tensor has zero elements.
  * `out` may be exactly `then_data` or `else_data` (in place) when that input has the
- * output's shape; any other overlap of `out` with an input is CLSEL_ERROR_BUFFER. */
+ * output's shape; any other overlap of `out` with an input is CLSEL_ERROR_BUFFER.
+ * Besides the threads it may start, it allocates nothing: the inputs it gathers take
+ * up to 66 KiB of the stack of the thread that runs them (the caller's, a pool's or
+ * the library's own). */
 CLSEL_API clsel_status clsel_plan_run_cpu(const clsel_plan *plan, const void *cond,
                                           const void *then_data, const void *else_data,
                                           void *out);

@@ -86,11 +86,53 @@ static const cpu_row_fn row_table[4][8] = {CLSEL_ROW_ENTRIES(uint8_t), CLSEL_ROW
  * out over threads. */
 #define CPU_ROW_PIECE_BYTES ((int64_t)1 << 20)
 
+/* Blocks aim at this many bytes of output. Larger blocks mean fewer block boundaries
+ * (a partial 64-byte line streamed in pieces at each) and, when the walk's order jumps
+ * (plan_blocks.c's order_levels), longer stretches that the hardware prefetcher
+ * follows: a single-threaded non-temporal copy in 8 KiB pieces visited out of order ran
+ * at 9-14 GB/s against 16-18 GB/s in 16-64 KiB pieces or in order (CI box, 136 MiB).
+ * Against 8 KiB blocks, the sweep's slowest patterns on one thread ran 1.12x faster
+ * (bench/performance_notes.md, "Why 64 KiB CPU blocks"). A block shrinks where its
+ * gathered inputs would not fit CPU_GATHER_BYTES. */
+#define CPU_BLOCK_BYTES 65536
+
+/* Long rows are walked chunk by chunk (clsel_priv_cpu_tiles_rows) in chunks of this
+ * many bytes of output, when a row holds at least two. */
+#define CPU_TILE_BYTES 8192
+
 static int64_t block_target(const clsel_plan *plan) { return CPU_BLOCK_BYTES / (int64_t)plan->elem_size; }
+
+static int64_t input_width(const clsel_plan *plan, int op) { return op == PLAN_COND ? 1 : (int64_t)plan->elem_size; }
+
+/* Which periodic inputs are read a period at a time: those whose period is a row the
+ * row loop takes in one go (long_row elements or more). Re-expanding such a period for
+ * every index of the split wrote the gather buffer once per output byte, where one
+ * period serves them all: i8 then [33,34,11,19] under else [316,1,34,1,1], 7,106-byte
+ * periods, ran 14 % slower in 64 KiB blocks than in one-period blocks before this. */
+static void choose_period_rows(cpu_walk *walk, int64_t long_row)
+{
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        walk->period_rows[op] = walk->blocks.periodic[op] && walk->blocks.inner_elements >= long_row;
+}
+
+/* Bytes of gather buffer a full block takes, and of one element of every gathered
+ * input (the most a block element can take). */
+static int64_t gathered_bytes(const cpu_walk *walk, int64_t *per_element)
+{
+    const plan_blocks *b = &walk->blocks;
+    int64_t bytes = 0;
+    *per_element = 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        if (b->access[op] == PLAN_ACCESS_PATTERN) {
+            bytes += (walk->period_rows[op] ? b->inner_elements : b->elements) * input_width(walk->plan, op);
+            *per_element += input_width(walk->plan, op);
+        }
+    return bytes;
+}
 
 int clsel_priv_cpu_tiles_rows(const clsel_plan *plan)
 {
-    const int64_t chunk = block_target(plan);
+    const int64_t chunk = CPU_TILE_BYTES / (int64_t)plan->elem_size;
     if (plan->rank < 2 || plan->dims[0] < 2 * chunk) return 0;
     const uint64_t row_bytes = clsel_priv_plan_row_bytes(plan);
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
@@ -107,9 +149,18 @@ void clsel_priv_cpu_walk_make(const clsel_plan *plan, const void *cond, const vo
     const int64_t long_row = forced_row > 0 ? forced_row : CPU_LONG_ROW_BYTES / (int64_t)plan->elem_size;
     const int tiles = clsel_priv_cpu_tiles_rows(plan);
     int64_t target = plan->rank && plan->dims[0] >= long_row && !tiles ? CPU_ROW_PIECE_BYTES / (int64_t)plan->elem_size
-                                                                       : block_target(plan);
+                                 : tiles                                 ? CPU_TILE_BYTES / (int64_t)plan->elem_size
+                                                                         : block_target(plan);
     if (forced_block > 0) target = forced_block;
     clsel_priv_plan_blocks_make(plan, target, long_row, &walk->blocks);
+    choose_period_rows(walk, long_row);
+    /* Smaller blocks gather no input that larger ones did not (a run or a fixed input
+     * stays one), so one remake fits the buffer. */
+    int64_t per_element;
+    if (gathered_bytes(walk, &per_element) > CPU_GATHER_BYTES) {
+        clsel_priv_plan_blocks_make(plan, CPU_GATHER_BYTES / per_element, long_row, &walk->blocks);
+        choose_period_rows(walk, long_row);
+    }
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
     walk->by_chunk = tiles && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
     walk->stream = (uint64_t)plan->out_count * plan->elem_size >= STREAM_MIN_BYTES;
@@ -140,6 +191,7 @@ typedef struct block_job {
     size_t w[3];
     gathered buf[3];
     cpu_gather_walk gather[3];
+    int period_rows; /* some input is read a period at a time */
 } block_job;
 
 /* Where input `op` is read for the block, and whether it advances. */
@@ -150,12 +202,27 @@ static const uint8_t *source(block_job *job, const plan_block *at, int op, int *
     *advances = walk->blocks.access[op] != PLAN_ACCESS_FIXED;
     if (walk->blocks.access[op] != PLAN_ACCESS_PATTERN) return at_offset;
     gathered *g = &job->buf[op];
-    if (g->offset != at->offset[op] || g->split < at->split) {
-        clsel_priv_cpu_gather(&job->gather[op], at->split, at_offset, job->end[op], g->data);
+    const int64_t split = walk->period_rows[op] ? 1 : at->split;
+    if (g->offset != at->offset[op] || g->split < split) {
+        clsel_priv_cpu_gather(&job->gather[op], split, at_offset, job->end[op], g->data);
         g->offset = at->offset[op];
-        g->split = at->split;
+        g->split = split;
     }
     return g->data;
+}
+
+/* A block as `split` rows of its inner elements, when some input is read a period at a
+ * time: that input steps 0 from row to row, a fixed one 0, every other one a row. */
+static void set_period_rows(const block_job *job, const plan_block *at, cpu_rows *rows)
+{
+    const cpu_walk *walk = job->walk;
+    const int64_t n = walk->blocks.inner_elements;
+    rows->n = n;
+    rows->count = at->split;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        rows->step[op] = walk->blocks.access[op] == PLAN_ACCESS_FIXED || walk->period_rows[op] ? 0
+                                                                                             : n * (int64_t)job->w[op];
+    rows->step[PLAN_OUT] = n * (int64_t)job->w[PLAN_THEN];
 }
 
 /* One block: its gathered inputs made ready, then one call of the loop. */
@@ -165,10 +232,12 @@ static void run_block(block_job *job, const plan_block *at)
     cpu_rows rows = {walk->blocks.inner_elements * at->split, 1, job->base[PLAN_COND] + at->offset[PLAN_COND],
                      NULL, NULL, walk->out + at->offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
     int adv[3] = {0, 0, 0};
+    if (job->period_rows) set_period_rows(job, at, &rows);
     if (walk->blocks.access[PLAN_COND] == PLAN_ACCESS_FIXED) {
         /* One choice for the whole block: only the chosen input is read (and gathered). */
         const int op = *rows.cond ? PLAN_THEN : PLAN_ELSE;
         rows.then_data = rows.else_data = source(job, at, op, &adv[1]);
+        rows.step[PLAN_THEN] = rows.step[PLAN_ELSE] = rows.step[op];
         job->fns[adv[1] * 3](&rows);
         return;
     }
@@ -208,18 +277,24 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last)
 {
     const clsel_plan *plan = walk->plan;
     const plan_blocks *b = &walk->blocks;
-    _Alignas(64) uint8_t buffers[3][CPU_BLOCK_BYTES + CPU_GATHER_SLACK];
+    /* Each gathered input's part starts on a cache line and has CPU_GATHER_SLACK bytes of room. */
+    _Alignas(64) uint8_t buffers[CPU_GATHER_BYTES + 3 * (CPU_GATHER_SLACK + 64)];
+    size_t used = 0;
     const cpu_row_fn(*avx2)[8] = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) ? NULL : clsel_priv_cpu_avx2_rows(walk->stream);
     const int wi = clsel_priv_width_index(plan->elem_size);
     block_job job;
     job.walk = walk;
+    job.period_rows = walk->period_rows[0] | walk->period_rows[1] | walk->period_rows[2];
     job.fns = avx2 ? avx2[wi] : row_table[wi];
     job.base[PLAN_COND] = walk->cond;
     job.base[PLAN_THEN] = walk->then_data;
     job.base[PLAN_ELSE] = walk->else_data;
     for (int op = 0; op < 3; ++op) {
         job.w[op] = op == PLAN_COND ? 1 : plan->elem_size;
-        job.buf[op] = (gathered){buffers[op], -1, 0};
+        job.buf[op] = (gathered){buffers + used, -1, 0};
+        if (b->access[op] == PLAN_ACCESS_PATTERN)
+            used += ((size_t)(walk->period_rows[op] ? b->inner_elements : b->elements) * job.w[op] + CPU_GATHER_SLACK +
+                     63) / 64 * 64;
         job.end[op] = job.base[op] + plan->in_count[op] * (int64_t)job.w[op];
         if (b->access[op] == PLAN_ACCESS_PATTERN) clsel_priv_cpu_gather_prepare(plan, b, op, job.w[op], &job.gather[op]);
     }

@@ -34,8 +34,9 @@ typedef void (*cpu_row_fn)(const cpu_rows *rows);
 const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[8];
 void clsel_priv_cpu_stream_fence(void);
 
-/* Bytes a block's buffer is read or written as: its elements take at most this many. */
-#define CPU_BLOCK_BYTES 8192
+/* The gathered inputs of one block share one buffer of this many bytes, on the stack
+ * of the thread that walks them (cpu_walk.c sizes blocks to fit it). */
+#define CPU_GATHER_BYTES 65536
 /* Bytes after a gather buffer's elements that clsel_priv_cpu_gather may write. */
 #define CPU_GATHER_SLACK 32
 
@@ -85,6 +86,9 @@ typedef struct cpu_walk {
     int by_chunk; /* units are lines along dim 0, walked chunk by chunk (clsel_priv_cpu_tiles_rows) */
     int stream;   /* non-temporal stores for the output */
     int gathers;  /* some input is a pattern: gathered block by block */
+    /* Per input: a periodic pattern (plan_blocks) whose period is a long row: one period
+     * is gathered and each block runs as `split` rows that all read it. */
+    int period_rows[3];
     const uint8_t *cond, *then_data, *else_data;
     uint8_t *out;
 } cpu_walk;

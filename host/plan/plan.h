@@ -45,6 +45,10 @@ typedef struct plan_blocks {
     int64_t elements;       /* elements in a full block: inner_elements * split */
     int64_t count;          /* blocks in the whole output */
     plan_access access[3];  /* cond, then, else */
+    /* Per input: 1 for a pattern that stays put along dim `inner` (stride 0), so that a
+     * block's elements are its first inner_elements repeated `split` times: a back end
+     * may gather that one period and read it again for each index of the split. */
+    int8_t periodic[3];
     /* The order of the blocks: an odometer over `levels` levels, fastest first. Each is
      * one dim above `inner`, or (at chunk_level; -1 when inner == rank) the blocks
      * along dim `inner`, of which there are extent[chunk_level] with `split` indices

@@ -134,6 +134,9 @@ void clsel_priv_plan_blocks_make(const clsel_plan *plan, int64_t target, int64_t
         b->access[op] = fixed_over(plan, b, op)   ? PLAN_ACCESS_FIXED
                         : dense_over(plan, b, op) ? PLAN_ACCESS_RUN
                                                   : PLAN_ACCESS_PATTERN;
+    for (int op = 0; op < 3; ++op)
+        b->periodic[op] = b->access[op] == PLAN_ACCESS_PATTERN && b->inner < plan->rank && b->split > 1 &&
+                          plan->strides[op][b->inner] == 0;
     order_levels(plan, b);
 }
 

@@ -115,16 +115,24 @@ static void choose_period_rows(cpu_walk *walk, int64_t long_row)
         walk->period_rows[op] = walk->blocks.periodic[op] && walk->blocks.inner_elements >= long_row;
 }
 
+/* Bytes of gather buffer input `op` takes for a full block: one period or the whole
+ * block when it is gathered, none otherwise. */
+static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
+{
+    const plan_blocks *b = &walk->blocks;
+    if (b->access[op] != PLAN_ACCESS_PATTERN) return 0;
+    return (walk->period_rows[op] ? b->inner_elements : b->elements) * input_width(walk->plan, op);
+}
+
 /* Bytes of gather buffer a full block takes, and of one element of every gathered
  * input (the most a block element can take). */
 static int64_t gathered_bytes(const cpu_walk *walk, int64_t *per_element)
 {
-    const plan_blocks *b = &walk->blocks;
     int64_t bytes = 0;
     *per_element = 0;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        if (b->access[op] == PLAN_ACCESS_PATTERN) {
-            bytes += (walk->period_rows[op] ? b->inner_elements : b->elements) * input_width(walk->plan, op);
+        if (walk->blocks.access[op] == PLAN_ACCESS_PATTERN) {
+            bytes += gathered_input_bytes(walk, op);
             *per_element += input_width(walk->plan, op);
         }
     return bytes;
@@ -290,11 +298,10 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last)
     job.base[PLAN_THEN] = walk->then_data;
     job.base[PLAN_ELSE] = walk->else_data;
     for (int op = 0; op < 3; ++op) {
-        job.w[op] = op == PLAN_COND ? 1 : plan->elem_size;
+        job.w[op] = (size_t)input_width(plan, op);
         job.buf[op] = (gathered){buffers + used, -1, 0};
         if (b->access[op] == PLAN_ACCESS_PATTERN)
-            used += ((size_t)(walk->period_rows[op] ? b->inner_elements : b->elements) * job.w[op] + CPU_GATHER_SLACK +
-                     63) / 64 * 64;
+            used += ((size_t)gathered_input_bytes(walk, op) + CPU_GATHER_SLACK + 63) / 64 * 64;
         job.end[op] = job.base[op] + plan->in_count[op] * (int64_t)job.w[op];
         if (b->access[op] == PLAN_ACCESS_PATTERN) clsel_priv_cpu_gather_prepare(plan, b, op, job.w[op], &job.gather[op]);
     }

@@ -17,6 +17,15 @@ ci/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 export CLSEL_REQUIRE_OPENCL="${CLSEL_REQUIRE_OPENCL:-1}"
 
+# Which OpenCL implementations a stage sees is chosen here, not by what else the machine
+# has installed (Mesa's ICDs, say, whose platforms would appear beside PoCL's): the main
+# stages see PoCL alone; the Oclgrind stage names its own (tests/oclgrind_run.sh).
+if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
+  mkdir -p build/icd/pocl
+  cp /etc/OpenCL/vendors/pocl.icd build/icd/pocl/
+  export OCL_ICD_VENDORS="$PWD/build/icd/pocl"
+fi
+
 echo "== build (Release, -Werror)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLSEL_WERROR=ON >/dev/null
 cmake --build build -j "$jobs"

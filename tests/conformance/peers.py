@@ -5,6 +5,7 @@ import os
 
 import numpy as np
 
+import host
 from cases import numpy_dtype, pdpd_aligned
 
 
@@ -121,6 +122,15 @@ def _ov_bf16_tensor(array):
     return tensor
 
 
+def ov_core():
+    """The one OpenVINO Core of the session."""
+    import openvino as ov
+
+    if not _ov_core:
+        _ov_core.append(ov.Core())
+    return _ov_core[0]
+
+
 def ov_select(case, cond, then, else_):
     """opset1.Select compiled for OpenVINO's CPU device. OpenVINO broadcasts cond two ways
     in numpy mode. The Python API gives pdpd the axis 0 whatever the shapes, and
@@ -129,9 +139,7 @@ def ov_select(case, cond, then, else_):
     import openvino as ov
     import openvino.opset1 as ops
 
-    if not _ov_core:
-        _ov_core.append(ov.Core())
-    core = _ov_core[0]
+    core = ov_core()
     element = _ov_type(case.dtype)
     mode = case.mode
     try:
@@ -152,4 +160,4 @@ def ov_select(case, cond, then, else_):
     except Exception as error:  # OpenVINO raises RuntimeError and its own types
         raise PeerRejected(str(error).splitlines()[0]) from error
     # OpenVINO's Python API hands bf16 back as float16 bits.
-    return np.asarray(result).view(numpy_dtype(case.dtype))
+    return host.forced_output(case.dtype, np.asarray(result).view(numpy_dtype(case.dtype)))

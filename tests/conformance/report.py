@@ -3,7 +3,7 @@ docs/conformance.md: a table of peer x mode x dtype with the cases run, the iden
 results, the shapes both rejected, and the documented divergences, then every
 divergence with its smallest reproducing case.
 
-    build/venv/bin/python tests/conformance/report.py [--results FILE] [--out FILE]
+    build/venv/bin/python tests/conformance/report.py [--results FILE] [--forced-results FILE] [--out FILE]
 """
 import argparse
 import collections
@@ -57,7 +57,46 @@ def summary(records):
     return lines
 
 
-def render(results):
+def host_lines(host):
+    """Which CPU the run was on and what OpenVINO did to float16 and bfloat16 there."""
+    if not host:
+        return []
+    flags = ", ".join(host.get("flags", [])) or "none of those listed in host.py"
+    lines = ["## The host", "",
+             f"CPU: {host.get('cpu', 'unknown')} (flags that matter here: {flags}).",
+             ]
+    if host.get("forced"):
+        lines.append(f"**Forced** with `CLSEL_CONFORMANCE_HOST={host['forced']}`: OpenVINO's outputs passed through "
+                     "host.py's emulation of that CPU.")
+    floats = host.get("openvino_floats")
+    if floats:
+        caps = ", ".join(host.get("openvino_capabilities", []))
+        lines.append(f"OpenVINO's CPU plugin lists the capabilities {caps}. What it did to floats on this CPU, "
+                     "from the probe (`tests/conformance/host.py`), which sets what the suite expects:")
+        lines += ["", "| dtype | behaviour seen | documented for such a CPU |", "|---|---|---|"]
+        for dtype, seen in floats.items():
+            documented = seen.get("documented") or "not documented"
+            lines.append(f"| {dtype} | {seen['behaviour']} | {documented} |")
+    lines += ["", "The divergences `ov-f16-quiets-snan` and `ov-bf16-native-conversion` below say which CPUs convert "
+              "which values; the tables count what this run's CPU did.", ""]
+    return lines
+
+
+def forced_lines(forced):
+    """OpenVINO's float rows from a run with the other kind of CPU forced (host.py)."""
+    if not forced:
+        return []
+    host = forced.get("host", {})
+    rows = [r for r in forced["records"] if r["peer"] == "openvino" and r["dtype"] in ("f16", "bf16")]
+    return ["## OpenVINO on a CPU with native bfloat16 conversion (forced)", "",
+            f"The same OpenVINO cases run again with `CLSEL_CONFORMANCE_HOST={host.get('forced')}` (ctest "
+            "`conformance_avx512_bf16`): OpenVINO reports `BF16` and its bfloat16 outputs pass through host.py's "
+            "emulation of VCVTNEPS2BF16, which is what a CPU with AVX-512 BF16 does to them. This is how the branch "
+            "for such CPUs is checked on a CPU without the feature; on a CPU with it, the main tables above show "
+            "the real thing.", "", *table(rows), ""]
+
+
+def render(results, forced=None):
     records = results["records"]
     versions = results["versions"]
     one_way_rejects = sum(1 for r in records if r.get("one_way") == "rejects")
@@ -70,7 +109,9 @@ def render(results):
         "",
         "```sh",
         "ci/setup.sh && cmake -S . -B build && cmake --build build -j",
-        "build/venv/bin/python -m pytest tests/conformance && build/venv/bin/python tests/conformance/report.py",
+        "(cd build && ctest -R conformance)",
+        "build/venv/bin/python tests/conformance/report.py --results build/conformance/results.json \\",
+        "    --forced-results build/conformance-avx512-bf16/results.json",
         "```",
         "",
         "Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(versions.items())) + ".",
@@ -92,6 +133,7 @@ def render(results):
         f"Of {numpy_mode} numpy-mode cases, {one_way_rejects} had a cond that enlarges the output: the peers",
         "accept those, clsel's default rejects them on purpose (docs/semantics.md, numpy mode).",
         "",
+        *host_lines(results.get("host")),
         "## Summary",
         "",
         *summary(records),
@@ -106,6 +148,7 @@ def render(results):
         "",
         *table(records),
         "",
+        *forced_lines(forced),
         "## Documented divergences",
         "",
         "Each is the peer's, not clsel's: clsel follows docs/semantics.md. Each has a test of its smallest case",
@@ -121,16 +164,22 @@ def render(results):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--results", default=os.path.join(ROOT, "build", "conformance", "results.json"))
+    parser.add_argument("--forced-results", help="results.json of a run with CLSEL_CONFORMANCE_HOST set")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs", "conformance.md"))
     args = parser.parse_args()
     with open(args.results) as f:
         results = json.load(f)
-    if any(r["outcome"] == "mismatch" for r in results["records"]):
-        print("report.py: the run has unexplained differences; not writing a report", file=sys.stderr)
-        return 1
+    forced = None
+    if args.forced_results:
+        with open(args.forced_results) as f:
+            forced = json.load(f)
+    for run in (results, forced or {"records": []}):
+        if any(r["outcome"] == "mismatch" for r in run["records"]):
+            print("report.py: the run has unexplained differences; not writing a report", file=sys.stderr)
+            return 1
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
-        f.write(render(results))
+        f.write(render(results, forced))
     print(f"report.py: {len(results['records'])} outcomes -> {args.out}")
     return 0
 

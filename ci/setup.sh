@@ -16,6 +16,7 @@ packages=(
   build-essential cmake pkg-config python3 python3-venv
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev clinfo oclgrind
   clang libclang-rt-dev
+  mesa-opencl-icd clang-15 libclc-15
 )
 
 missing=()

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # ci/test.sh - every test, as CI runs it: installs what is missing, builds with warnings
 # as errors, runs the whole ctest suite on the OpenCL device (PoCL in CI; a missing
-# device fails the run instead of skipping), runs the random differential tests and
-# the shared vectors again on Oclgrind (label oclgrind: any kernel access outside a
-# buffer fails the run), then builds again with AddressSanitizer
+# device fails the run instead of skipping) with both kernel families, the GPU
+# code-generation check (label gpu_codegen), every OpenCL test again on Oclgrind (label
+# oclgrind: any kernel access outside a buffer fails the run) and on Mesa's rusticl
+# (label rusticl), with both families and fewer cases, then builds again with AddressSanitizer
 # and UndefinedBehaviorSanitizer and runs the C tests again under them (PoCL's and
 # LLVM's own allocations are exempt from leak checks: tests/lsan.supp), builds with
 # ThreadSanitizer for the CPU path and thread tests (label tsan), and runs each
@@ -16,10 +17,17 @@ ci/setup.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
 export CLSEL_REQUIRE_OPENCL="${CLSEL_REQUIRE_OPENCL:-1}"
+# The code-generation check needs the Python environment (cuobjdump comes from PyPI).
+if [ "${CLSEL_SKIP_PEERS:-0}" = "1" ]; then
+  export CLSEL_REQUIRE_GPU_CODEGEN="${CLSEL_REQUIRE_GPU_CODEGEN:-0}"
+else
+  export CLSEL_REQUIRE_GPU_CODEGEN="${CLSEL_REQUIRE_GPU_CODEGEN:-1}"
+fi
 
 # Which OpenCL implementations a stage sees is chosen here, not by what else the machine
 # has installed (Mesa's ICDs, say, whose platforms would appear beside PoCL's): the main
-# stages see PoCL alone; the Oclgrind stage names its own (tests/oclgrind_run.sh).
+# stages see PoCL alone; the Oclgrind and rusticl stages name their own
+# (tests/opencl_impl_run.sh).
 if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
   mkdir -p build/icd/pocl
   cp /etc/OpenCL/vendors/pocl.icd build/icd/pocl/
@@ -30,10 +38,14 @@ echo "== build (Release, -Werror)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLSEL_WERROR=ON >/dev/null
 cmake --build build -j "$jobs"
 echo "== tests"
-(cd build && ctest --output-on-failure -j "$jobs" -LE "large|oclgrind")
+(cd build && ctest --output-on-failure -j "$jobs" -LE "large|oclgrind|rusticl|gpu_script")
+echo "== ci/gpu.sh on the CPU device with an unpacked loader (label gpu_script)"
+(cd build && ctest --output-on-failure -L gpu_script)
 
 echo "== kernels on Oclgrind (label oclgrind)"
 (cd build && CLSEL_REQUIRE_OCLGRIND=1 ctest --output-on-failure -j "$jobs" -L oclgrind)
+echo "== kernels on Mesa rusticl (label rusticl)"
+(cd build && CLSEL_REQUIRE_RUSTICL=1 ctest --output-on-failure -j "$jobs" -L rusticl)
 
 # Tensors past 2^31 elements and the device's allocation limit need up to ~14 GiB and a
 # few minutes; each test reports itself skipped when the memory is not there.
@@ -47,7 +59,7 @@ echo "== build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLSEL_WERROR=ON -DCLSEL_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$jobs"
 echo "== C tests under ASan + UBSan"
-(cd build-asan && ctest --output-on-failure -LE "install|python|large|oclgrind" -j "$jobs")
+(cd build-asan && ctest --output-on-failure -LE "install|python|large|oclgrind|rusticl|gpu_codegen|gpu_script" -j "$jobs")
 echo "== build (ThreadSanitizer)"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLSEL_WERROR=ON -DCLSEL_TSAN=ON \
   -DCLSEL_BUILD_TOOLS=OFF >/dev/null

@@ -340,8 +340,12 @@ CLSEL_API const char *clsel_runtime_fallback_reason(const clsel_runtime *rt);
  * at most 4 MiB (one chunk for a run that fits), each uploading only the slices of the
  * inputs it reads, on two queues so that transfers and kernels can overlap (or, on a
  * device that works in host memory, in place: clsel_runtime_set_zero_copy); if the
- * device fails during a run, the run is completed on the CPU path. Safe to call from
- * several threads at once on one runtime. */
+ * device fails during a run, the run is completed on the CPU path. A runtime that AUTO
+ * gave a device that does not work in host memory (a discrete GPU, where host data
+ * crosses the bus both ways) measures both paths once, at its first run big enough for
+ * the device, and sends runs there only if the device was faster (unless the caller set
+ * clsel_runtime_set_min_device_bytes). Safe to call from several threads at once on one
+ * runtime. */
 CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
                                          const void *then_data, const void *else_data, void *out);
 
@@ -365,8 +369,9 @@ CLSEL_API clsel_run_path clsel_runtime_last_run_path(void);
  * (docs/performance.md), the round trip costs 0.1-0.4 ms on PoCL even for one element. */
 #define CLSEL_RUNTIME_MIN_DEVICE_BYTES ((uint64_t)1 << 20)
 
-/* Sets that size for this runtime (0: every run on the device). Set it before sharing
- * the runtime between threads. */
+/* Sets that size for this runtime (0: every run on the device); from then on every run at
+ * least that big goes to the device, AUTO's measurement of a discrete device included.
+ * Set it before sharing the runtime between threads. */
 CLSEL_API clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t bytes);
 
 /* Device runs stream the output through the device in chunks of at most 4 MiB (and

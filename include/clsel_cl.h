@@ -80,8 +80,9 @@ CLSEL_API const char *clsel_cl_build_log(const clsel_cl_context *ctx);
 /* The device name of `ctx`, for logs ("" for NULL). */
 CLSEL_API const char *clsel_cl_device_name(const clsel_cl_context *ctx);
 
-/* How many of the programs `ctx` has built so far (one per element width used, 0 to 4)
- * came from the kernel cache on disk instead of a build from source (0 for NULL).
+/* How many of the programs `ctx` has built so far (one per element width used and, for
+ * the vectors family, per form: 0 to 8) came from the kernel cache on disk instead of a
+ * build from source (0 for NULL).
  * Compiled programs are kept between processes,
  * keyed by the library version, the kernel source, the device, its driver and the
  * platform; an entry that does not match or does not load is ignored and replaced.
@@ -92,6 +93,27 @@ CLSEL_API const char *clsel_cl_device_name(const clsel_cl_context *ctx);
  *   CLSEL_KERNEL_CACHE_DIR=DIR   where (default $XDG_CACHE_HOME/clsel, else
  *                                $HOME/.cache/clsel) */
 CLSEL_API int clsel_cl_program_cached(const clsel_cl_context *ctx);
+
+/* The two kernel families (docs/architecture.md). A context uses the blocks family on a
+ * CPU device and the vectors family on any other; CLSEL_CL_GEOMETRY=blocks|vectors in
+ * the environment overrides that (to measure or test one family on the other's device). */
+typedef enum clsel_cl_family { CLSEL_CL_FAMILY_BLOCKS = 0, CLSEL_CL_FAMILY_VECTORS = 1 } clsel_cl_family;
+
+/* The kernel family `ctx` runs (CLSEL_CL_FAMILY_BLOCKS for NULL). */
+CLSEL_API clsel_cl_family clsel_cl_context_family(const clsel_cl_context *ctx);
+
+/* The exact OpenCL C source and clBuildProgram options of one of clsel's programs: a
+ * family, an element width in bytes (1, 2, 4 or 8) and, for the vectors family, its form
+ * (aligned = 1: the kernels for runs whose every 16-byte item lies on 16-byte
+ * boundaries; 0: the element-aligned ones; the blocks family has only 0). *source points
+ * into the library (valid while it is loaded; *source_size bytes, no terminating NUL
+ * needed); the options are written into options[options_size]. For compiling the
+ * kernels offline and for inspecting their code generation (`clsel kernels`).
+ * CLSEL_ERROR_INVALID_ARGUMENT for another family, width or form, or a NULL pointer;
+ * CLSEL_ERROR_OVERFLOW when options_size is too small (64 bytes are enough). */
+CLSEL_API clsel_status clsel_cl_program_text(clsel_cl_family family, size_t element_bytes, int aligned,
+                                             const char **source, size_t *source_size, char *options,
+                                             size_t options_size);
 
 /* The raw cl_int of the last failed OpenCL call on this thread (CL_SUCCESS when the
  * last failure was not an OpenCL call). */

@@ -51,6 +51,9 @@ def check_report(report, sweep=False):
     if kind == "opencl":
         check(0 < report.get("enqueue_us", 0) < 1e6, "enqueue_us missing")
         check(report.get("build_first_ms", 0) > 0, "build_first_ms missing")
+        for case in cases:  # timed by the device's clock too (event profiling), the copy likewise
+            check(case.get("event_median_ms", 0) > 0 and case.get("event_pct_of_copy", 0) > 0,
+                  f"opencl {case.get('name')}: event timing missing")
     return kind
 
 
@@ -93,6 +96,9 @@ def main():
         check(stats.get("patterns") == 6 and stats.get("seed") == 3, f"sweep figures: {stats}")
         check(0 <= stats.get("min", -1) <= stats.get("p10", -1) <= stats.get("median", -1) <= 100,
               f"sweep distribution out of order: {stats}")
+        if report.get("device_kind") == "opencl":
+            check(0 < stats.get("event_min", -1) <= stats.get("event_p10", -1) <= stats.get("event_median", -1) <= 100,
+                  f"sweep event distribution out of order: {stats}")
     names = [[c["name"] for c in r["cases"]] for r in sweep]
     check(all(n == names[0] for n in names), "the paths timed different patterns")
     sweep_peers = os.path.join(scratch, "sweep_peers.json")

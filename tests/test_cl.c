@@ -93,7 +93,7 @@ static cl_mem guarded_buffer(test_cl *env, const void *host, size_t bytes, size_
 }
 
 clsel_status test_cl_run(test_cl *env, const clsel_plan *plan, const void *cond, const void *then_data,
-                         const void *else_data, void *out, size_t offset_elems, int *guards_ok)
+                         const void *else_data, void *out, size_t layout, int *guards_ok)
 {
     const size_t w = clsel_dtype_size(clsel_plan_dtype(plan));
     const size_t sizes[4] = {(size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_COND),
@@ -104,7 +104,12 @@ clsel_status test_cl_run(test_cl *env, const clsel_plan *plan, const void *cond,
     size_t offsets[4];
     cl_mem mems[4];
     for (int i = 0; i < 4; ++i) {
-        offsets[i] = offset_elems * (i == 0 ? 1 : w) + (i == 0 ? 3 : 0); /* cond: any offset */
+        switch (layout % TEST_CL_LAYOUTS) {
+        case TEST_CL_ALIGNED: offsets[i] = 0; break;
+        case TEST_CL_SHIFTED: offsets[i] = i == 0 ? 3 : w; break;
+        case TEST_CL_ALIGNED_FAR: offsets[i] = 16 * (size_t)(1 + i % 2); break;
+        default: offsets[i] = i == 3 ? w : 0; break;
+        }
         mems[i] = guarded_buffer(env, hosts[i], sizes[i], offsets[i]);
     }
     cl_int err = CL_SUCCESS;

@@ -24,13 +24,24 @@ typedef struct test_cl {
 void test_cl_open(test_cl *env);
 void test_cl_close(test_cl *env);
 
+/* Where test_cl_run puts the tensors in their buffers (byte offsets), so that both
+ * forms of the GPU kernels run (cl/select_vectors.cl: the aligned one needs every tensor
+ * that advances on 16 bytes): */
+enum test_cl_layout {
+    TEST_CL_ALIGNED = 0,     /* every tensor at offset 0 */
+    TEST_CL_SHIFTED = 1,     /* cond at 3 bytes, then, else and out at one element */
+    TEST_CL_ALIGNED_FAR = 2, /* every tensor at 16 or 32 bytes: aligned, not at the start */
+    TEST_CL_OUT_SHIFTED = 3, /* the inputs at 0, out at one element */
+    TEST_CL_LAYOUTS = 4
+};
+
 /* Runs `plan` on host data through clsel_cl_enqueue: every tensor goes into its own
- * buffer at an offset of `offset_elems` elements, with guard bytes before and after;
- * the call waits on a user event and returns an event that is waited on. *guards_ok
- * says whether the output buffer's guard bytes survived. `out` receives the result
- * only on success. */
+ * buffer at the layout's offset (any value: modulo TEST_CL_LAYOUTS), with guard bytes
+ * before and after; the call waits on a user event and returns an event that is waited
+ * on. *guards_ok says whether the output buffer's guard bytes survived. `out` receives
+ * the result only on success. */
 clsel_status test_cl_run(test_cl *env, const clsel_plan *plan, const void *cond, const void *then_data,
-                         const void *else_data, void *out, size_t offset_elems, int *guards_ok);
+                         const void *else_data, void *out, size_t layout, int *guards_ok);
 
 /* Creates a buffer of `bytes` (at least 1) holding `host` if not NULL. Exits on failure. */
 cl_mem test_cl_buffer(test_cl *env, cl_mem_flags flags, size_t bytes, const void *host);

@@ -373,6 +373,24 @@ static void test_failures(void)
     CHECK(strstr(err_text, "cannot create a file there"));
 }
 
+/* clsel kernels: a program's exact source (the contract, then the family's kernels) and
+ * options, without needing OpenCL at all; bad values rejected with a usage message. */
+static void test_kernels(void)
+{
+    CHECK(run_tool("CLSEL_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1", "kernels --family vectors --width 2 --aligned 1") ==
+              0 &&
+          strstr(out_text, "select_contract.h") && strstr(out_text, "clsel_vectors_item"));
+    CHECK(run_tool(NULL, "kernels --width 2 --aligned 0 --options") == 0 &&
+          strstr(out_text, "-DCLSEL_WIDTH=2 -DCLSEL_ALIGNED=0"));
+    CHECK(run_tool(NULL, "kernels --family blocks --width 8 --options") == 0 && strstr(out_text, "-DCLSEL_WIDTH=8") &&
+          !strstr(out_text, "ALIGNED"));
+    CHECK(run_tool(NULL, "kernels --family blocks") == 0 && strstr(out_text, "CLSEL_BLOCKS_KERNEL"));
+    CHECK(run_tool(NULL, "kernels --width 3") == 2 && strstr(err_text, "no kernels for elements of 3 bytes"));
+    CHECK(run_tool(NULL, "kernels --family blocks --aligned 1") == 2 && strstr(err_text, "has no form 1"));
+    CHECK(run_tool(NULL, "kernels --family gpu") == 2 && strstr(err_text, "--family must be blocks or vectors"));
+    CHECK(run_tool(NULL, "kernels --help") == 0 && strstr(out_text, "usage: clsel kernels"));
+}
+
 static void test_devices_and_demo(void)
 {
     CHECK(run_tool(NULL, "demo") == 0 && strstr(out_text, "[[11, 10], [1, 8], [3, 4]]") && strstr(out_text, "device: "));
@@ -406,5 +424,6 @@ int main(int argc, char **argv)
     test_usage();
     test_failures();
     test_devices_and_demo();
+    test_kernels();
     return check_report("test_cli");
 }

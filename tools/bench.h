@@ -25,6 +25,11 @@ typedef struct bench_result {
     int64_t elements;
     uint64_t bytes;
     double median_ms, min_ms, gbps, pct_of_copy, first_call_ms;
+    /* OpenCL only (0 elsewhere): the same runs timed by the device's own clock (event
+     * profiling: from the start of the first kernel to the end of the last), against
+     * the copy timed the same way, so that launch and clFinish latency, a large share
+     * of a run that takes tens of microseconds on a GPU, are left out. */
+    double event_ms, event_pct_of_copy;
     double copy_gbps; /* the best copy method (its buffers), timed between this case's runs */
     uint64_t write_bytes; /* of `bytes`, those written (the output) */
     /* What the traffic model allows (bench_ceiling): the bandwidth a run that reads
@@ -106,6 +111,8 @@ int bench_interleaved(uint64_t bytes);
 double bench_now_ms(void);
 double bench_median(double *samples, int count);
 void bench_finish(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes);
+/* The event-timed figures (event_ms, event_pct_of_copy) from per-run device times. */
+void bench_finish_events(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes);
 void bench_progress(const bench_report *report, const bench_result *r);
 /* The traffic model, a roofline of three ceilings: a run takes at least its bytes at
  * the copy's rate (measured beside it), its reads at the rate of reading alone, and
@@ -170,6 +177,8 @@ typedef struct bench_sweep_stats {
     size_t count; /* patterns that ran */
     double min, p10, median;
     double ceiling_min, ceiling_p10, ceiling_median;
+    /* OpenCL: the same distribution with both sides timed by events (0 elsewhere) */
+    double event_min, event_p10, event_median;
     size_t below_85, below_70;
 } bench_sweep_stats;
 void bench_sweep_summarize(const bench_report *report, bench_sweep_stats *stats);

@@ -13,7 +13,9 @@
 #endif
 
 typedef struct bench_cl_env cl_env;
-typedef int (*copy_fn)(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes);
+/* A copy method: enqueues one copy of `bytes` from src to dst; *event (when not NULL)
+ * receives the event of the command that does it. */
+typedef int (*copy_fn)(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes, cl_event *event);
 
 struct bench_cl_env {
     cl_device_id device;
@@ -52,6 +54,31 @@ static double finish_ms(cl_command_queue queue, double t0)
     return bench_now_ms() - t0;
 }
 
+static double profile_ns(cl_event e, cl_profiling_info what)
+{
+    cl_ulong t = 0;
+    return clGetEventProfilingInfo(e, what, sizeof t, &t, NULL) == CL_SUCCESS ? (double)t : -1;
+}
+
+/* The device time of the work between `before` (a marker enqueued just ahead of it) and
+ * `last` (its final command), after clFinish: a kernel's own start to end, or, where the
+ * last command is a marker after several launches, the end of `before` to the end of
+ * `last`. -1 when the device cannot tell. Releases both events. */
+static double event_ms(cl_event before, cl_event last)
+{
+    double ms = -1;
+    cl_command_type type = 0;
+    if (last && clGetEventInfo(last, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL) == CL_SUCCESS) {
+        const double start = type == CL_COMMAND_MARKER ? profile_ns(before, CL_PROFILING_COMMAND_END)
+                                                       : profile_ns(last, CL_PROFILING_COMMAND_START);
+        const double end = profile_ns(last, CL_PROFILING_COMMAND_END);
+        if (start >= 0 && end >= start) ms = (end - start) * 1e-6;
+    }
+    if (before) clReleaseEvent(before);
+    if (last) clReleaseEvent(last);
+    return ms;
+}
+
 /* Median time of `repeat` runs of one copy method after two warm-ups (the same
  * statistic the cases report); -1 if it fails. */
 static double median_copy_ms(cl_env *env, copy_fn fn, void *state, cl_mem src, cl_mem dst, size_t bytes, int repeat)
@@ -60,33 +87,33 @@ static double median_copy_ms(cl_env *env, copy_fn fn, void *state, cl_mem src, c
     if (repeat > 256) repeat = 256;
     for (int r = 0; r < repeat + 2; ++r) {
         double t0 = bench_now_ms();
-        if (fn(env, state, src, dst, bytes) != 0) return -1;
+        if (fn(env, state, src, dst, bytes, NULL) != 0) return -1;
         double t = finish_ms(env->queue, t0);
         if (r >= 2) samples[r - 2] = t;
     }
     return bench_median(samples, repeat);
 }
 
-static int copy_buffer(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes)
+static int copy_buffer(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes, cl_event *event)
 {
     (void)state;
-    return clEnqueueCopyBuffer(env->queue, src, dst, 0, 0, bytes, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+    return clEnqueueCopyBuffer(env->queue, src, dst, 0, 0, bytes, 0, NULL, event) == CL_SUCCESS ? 0 : -1;
 }
 
-static int copy_kernel(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes)
+static int copy_kernel(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes, cl_event *event)
 {
     cl_kernel k = state;
     size_t global = bytes / 16, local = 256;
     clSetKernelArg(k, 0, sizeof src, &src);
     clSetKernelArg(k, 1, sizeof dst, &dst);
-    return clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+    return clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local, 0, NULL, event) == CL_SUCCESS ? 0 : -1;
 }
 
 #ifdef CLSEL_BENCH_CLBLAST
-static int copy_clblast(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes)
+static int copy_clblast(cl_env *env, void *state, cl_mem src, cl_mem dst, size_t bytes, cl_event *event)
 {
     (void)state;
-    return CLBlastScopy(bytes / 4, src, 0, 1, dst, 0, 1, &env->queue, NULL) == CLBlastSuccess ? 0 : -1;
+    return CLBlastScopy(bytes / 4, src, 0, 1, dst, 0, 1, &env->queue, event) == CLBlastSuccess ? 0 : -1;
 }
 #endif
 
@@ -176,11 +203,30 @@ static cl_mem upload(cl_env *env, const void *host, size_t bytes)
                           (void *)(uintptr_t)host, &err);
 }
 
-static double timed_copy(cl_env *env)
+/* One copy by the best method: its wall-clock time, and its device time in *device_ms. */
+static double timed_copy(cl_env *env, double *device_ms)
 {
+    cl_event before = NULL, last = NULL;
+    clEnqueueMarkerWithWaitList(env->queue, 0, NULL, &before);
     double t0 = bench_now_ms();
-    env->best_copy(env, env->best_copy_state, env->copy_src, env->copy_dst, env->copy_bytes);
-    return finish_ms(env->queue, t0);
+    env->best_copy(env, env->best_copy_state, env->copy_src, env->copy_dst, env->copy_bytes, &last);
+    const double ms = finish_ms(env->queue, t0);
+    *device_ms = event_ms(before, last);
+    return ms;
+}
+
+/* One clsel_cl_enqueue: its wall-clock time, and its device time in *device_ms. */
+static clsel_status timed_select(cl_env *env, const clsel_plan *plan, cl_mem mem[4], double *wall_ms,
+                                 double *device_ms)
+{
+    cl_event before = NULL, last = NULL;
+    clEnqueueMarkerWithWaitList(env->queue, 0, NULL, &before);
+    double t0 = bench_now_ms();
+    clsel_status st =
+        clsel_cl_enqueue(env->ctx, plan, env->queue, mem[0], 0, mem[1], 0, mem[2], 0, mem[3], 0, 0, NULL, &last);
+    *wall_ms = finish_ms(env->queue, t0);
+    *device_ms = event_ms(before, last);
+    return st;
 }
 
 void bench_cl_time(cl_env *env, const bench_options *o, const clsel_plan *plan, const bench_inputs *in,
@@ -188,10 +234,14 @@ void bench_cl_time(cl_env *env, const bench_options *o, const clsel_plan *plan, 
 {
     double *samples = calloc((size_t)o->repeat, sizeof *samples);
     double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
+    double *event_samples = calloc((size_t)o->repeat, sizeof *event_samples);
+    double *event_copy_samples = calloc((size_t)o->repeat, sizeof *event_copy_samples);
     cl_mem mem[4] = {upload(env, in->cond, in->bytes[0]), upload(env, in->then_data, in->bytes[1]),
                      upload(env, in->else_data, in->bytes[2]), upload(env, NULL, clsel_plan_output_bytes(plan))};
-    clsel_status st = mem[0] && mem[1] && mem[2] && mem[3] && samples && copy_samples ? CLSEL_SUCCESS
-                                                                                      : CLSEL_ERROR_OUT_OF_MEMORY;
+    clsel_status st = mem[0] && mem[1] && mem[2] && mem[3] && samples && copy_samples && event_samples &&
+                              event_copy_samples
+                          ? CLSEL_SUCCESS
+                          : CLSEL_ERROR_OUT_OF_MEMORY;
     double t0 = bench_now_ms();
     for (int k = 0; k < 3 && st == CLSEL_SUCCESS; ++k) { /* the first call, then warm-ups */
         st = clsel_cl_enqueue(env->ctx, plan, env->queue, mem[0], 0, mem[1], 0, mem[2], 0, mem[3], 0, 0, NULL, NULL);
@@ -201,21 +251,24 @@ void bench_cl_time(cl_env *env, const bench_options *o, const clsel_plan *plan, 
     }
     const int interleave = bench_interleaved(r->bytes);
     for (int k = 0; k < o->repeat && st == CLSEL_SUCCESS; ++k) {
-        t0 = bench_now_ms();
-        st = clsel_cl_enqueue(env->ctx, plan, env->queue, mem[0], 0, mem[1], 0, mem[2], 0, mem[3], 0, 0, NULL, NULL);
-        samples[k] = finish_ms(env->queue, t0);
-        if (interleave) copy_samples[k] = timed_copy(env);
+        st = timed_select(env, plan, mem, &samples[k], &event_samples[k]);
+        if (interleave) copy_samples[k] = timed_copy(env, &event_copy_samples[k]);
     }
-    for (int k = 0; k < o->repeat && !interleave && st == CLSEL_SUCCESS; ++k) copy_samples[k] = timed_copy(env);
+    for (int k = 0; k < o->repeat && !interleave && st == CLSEL_SUCCESS; ++k)
+        copy_samples[k] = timed_copy(env, &event_copy_samples[k]);
     if (st == CLSEL_ERROR_OUT_OF_MEMORY && !(mem[0] && mem[1] && mem[2] && mem[3]))
         snprintf(r->error, sizeof r->error, "out of device memory");
     else if (st != CLSEL_SUCCESS)
         snprintf(r->error, sizeof r->error, "%s: %s", clsel_status_string(st), clsel_last_error());
-    else
+    else {
         bench_finish(r, samples, copy_samples, o->repeat, env->copy_bytes);
+        bench_finish_events(r, event_samples, event_copy_samples, o->repeat, env->copy_bytes);
+    }
     bench_ceiling(r, env->read_gbps, env->write_gbps);
     for (int i = 0; i < 4; ++i)
         if (mem[i]) clReleaseMemObject(mem[i]);
+    free(event_copy_samples);
+    free(event_samples);
     free(copy_samples);
     free(samples);
 }
@@ -266,7 +319,8 @@ static int open_env(cl_env *env, bench_report *report)
     clsel_runtime_destroy(rt);
     cl_int err;
     env->context = clCreateContext(NULL, 1, &env->device, NULL, NULL, &err);
-    env->queue = clCreateCommandQueue(env->context, env->device, 0, &err);
+    /* Profiling on: every run is also timed by the device's clock (bench_result.event_ms). */
+    env->queue = clCreateCommandQueue(env->context, env->device, CL_QUEUE_PROFILING_ENABLE, &err);
     /* A context and the program of one element width (f32's), the first time in this
      * process and again (from PoCL's or clsel's cache, as the environment allows). */
     double t0 = bench_now_ms();

@@ -228,22 +228,26 @@ static void distribution(double *pct, size_t n, double *min, double *p10, double
 void bench_sweep_summarize(const bench_report *report, bench_sweep_stats *st)
 {
     memset(st, 0, sizeof *st);
-    double *pct = malloc(report->count * sizeof *pct), *ceil = malloc(report->count * sizeof *ceil);
-    if (pct && ceil) {
+    double *pct = malloc(report->count * sizeof *pct), *ceil = malloc(report->count * sizeof *ceil),
+           *events = malloc(report->count * sizeof *events);
+    if (pct && ceil && events) {
         for (size_t i = 0; i < report->count; ++i) {
             const bench_result *r = &report->results[i];
             if (*r->error) continue;
             pct[st->count] = capped(r->pct_of_copy);
+            events[st->count] = capped(r->event_pct_of_copy);
             ceil[st->count++] = capped(of_ceiling(r));
             st->below_70 += r->pct_of_copy < 70, st->below_85 += r->pct_of_copy < 85;
         }
         if (st->count) {
             distribution(pct, st->count, &st->min, &st->p10, &st->median);
             distribution(ceil, st->count, &st->ceiling_min, &st->ceiling_p10, &st->ceiling_median);
+            distribution(events, st->count, &st->event_min, &st->event_p10, &st->event_median);
         }
     }
     free(pct);
     free(ceil);
+    free(events);
 }
 
 static void print_summary(const bench_report *report)
@@ -258,6 +262,10 @@ static void print_summary(const bench_report *report)
            st.count, st.min, st.p10, st.median, st.below_85, st.below_70);
     printf("  %% of the traffic model's ceiling (capped at 100): min %.1f%%, 10th percentile %.1f%%, median %.1f%%\n",
            st.ceiling_min, st.ceiling_p10, st.ceiling_median);
+    if (report->kind[0] == 'o')
+        printf("  %% of copy timed by events on both sides (capped at 100): min %.1f%%, 10th percentile %.1f%%, "
+               "median %.1f%%\n",
+               st.event_min, st.event_p10, st.event_median);
     size_t order[SWEEP_MAX], n = 0;
     for (size_t i = 0; i < report->count; ++i)
         if (!*report->results[i].error) order[n++] = i;

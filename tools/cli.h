@@ -15,6 +15,7 @@ int cmd_run(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_kernels(int argc, char **argv);
 
 /* "clsel COMMAND: problem" and a one-line hint on stderr; returns CLI_USAGE. */
 int cli_usage(const char *command, const char *fmt, ...);

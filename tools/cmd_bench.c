@@ -78,6 +78,14 @@ void bench_finish(bench_result *r, double *samples, double *copy_samples, int co
     r->pct_of_copy = r->copy_gbps > 0 ? 100.0 * r->gbps / r->copy_gbps : 0;
 }
 
+void bench_finish_events(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes)
+{
+    r->event_ms = bench_median(samples, count);
+    const double copy_ms = bench_median(copy_samples, count);
+    if (r->event_ms > 0 && copy_ms > 0)
+        r->event_pct_of_copy = 100.0 * ((double)r->bytes / r->event_ms) / (2.0 * (double)copy_bytes / copy_ms);
+}
+
 void bench_ceiling(bench_result *r, double read_gbps, double write_gbps)
 {
     r->model_gbps = r->ceiling_pct = 0;
@@ -196,17 +204,23 @@ static void print_table(const bench_report *report)
         printf("context and f32's program %.0f ms (first in process), %.0f ms (again); clsel_cl_enqueue host cost "
                "%.2f us\n",
                report->build_first_ms, report->build_again_ms, report->enqueue_us);
-    printf("%-22s %-5s %12s %13s %10s %10s %8s %8s %7s %10s  %s\n", "case", "dtype", "elements", "bytes",
-           "median ms", "min ms", "GB/s", "copy", "% copy", "first ms", "what");
+    const int events = report->kind[0] == 'o';
+    if (events)
+        printf("%% copy: wall clock (enqueue to clFinish), both timed alike; events: the device's own clock "
+               "(OpenCL event profiling), both timed alike\n");
+    printf("%-22s %-5s %12s %13s %10s %10s %8s %8s %7s %10s %s %s\n", "case", "dtype", "elements", "bytes",
+           "median ms", "min ms", "GB/s", "copy", "% copy", "first ms", events ? "  events ms  % copy " : "", "what");
     for (size_t i = 0; i < report->count; ++i) {
         const bench_result *r = &report->results[i];
         if (*r->error) {
             printf("%-22s %-5s failed: %s\n", r->c->name, clsel_dtype_name(r->c->dtype), r->error);
             continue;
         }
-        printf("%-22s %-5s %12lld %13llu %10.3f %10.3f %8.2f %8.2f %6.1f%% %10.2f  %s\n", r->c->name,
+        char event_text[40] = "";
+        if (events) snprintf(event_text, sizeof event_text, " %10.3f %6.1f%% ", r->event_ms, r->event_pct_of_copy);
+        printf("%-22s %-5s %12lld %13llu %10.3f %10.3f %8.2f %8.2f %6.1f%% %10.2f %s %s\n", r->c->name,
                clsel_dtype_name(r->c->dtype), (long long)r->elements, (unsigned long long)r->bytes, r->median_ms,
-               r->min_ms, r->gbps, r->copy_gbps, r->pct_of_copy, r->first_call_ms, r->c->what);
+               r->min_ms, r->gbps, r->copy_gbps, r->pct_of_copy, r->first_call_ms, event_text, r->c->what);
     }
 }
 
@@ -254,11 +268,11 @@ static void json_case(FILE *f, const bench_result *r)
     fprintf(f, "{\"name\": \"%s\", \"dtype\": \"%s\", \"elements\": %lld, \"bytes\": %llu, "
                "\"median_ms\": %.6f, \"min_ms\": %.6f, \"gbps\": %.4f, \"pct_of_copy\": %.2f, "
                "\"first_call_ms\": %.4f, \"copy_gbps\": %.4f, \"write_bytes\": %llu, \"model_gbps\": %.4f, "
-               "\"ceiling_pct\": %.2f, "
+               "\"ceiling_pct\": %.2f, \"event_median_ms\": %.6f, \"event_pct_of_copy\": %.2f, "
                "\"what\": ",
             c->name, clsel_dtype_name(c->dtype), (long long)r->elements, (unsigned long long)r->bytes, r->median_ms,
             r->min_ms, r->gbps, r->pct_of_copy, r->first_call_ms, r->copy_gbps, (unsigned long long)r->write_bytes,
-            r->model_gbps, r->ceiling_pct);
+            r->model_gbps, r->ceiling_pct, r->event_ms, r->event_pct_of_copy);
     json_string(f, c->what);
     fputs(", \"shapes\": [", f);
     for (int k = 0; k < 3; ++k) {
@@ -291,9 +305,10 @@ static void json_report(FILE *f, const bench_report *report, const bench_thresho
         bench_sweep_summarize(report, &st);
         fprintf(f, ", \"sweep\": {\"seed\": %llu, \"patterns\": %d, \"ran\": %zu, \"min\": %.2f, \"p10\": %.2f, "
                    "\"median\": %.2f, \"below_85\": %zu, \"below_70\": %zu, \"ceiling_min\": %.2f, "
-                   "\"ceiling_p10\": %.2f, \"ceiling_median\": %.2f}",
+                   "\"ceiling_p10\": %.2f, \"ceiling_median\": %.2f, \"event_min\": %.2f, \"event_p10\": %.2f, "
+                   "\"event_median\": %.2f}",
                 (unsigned long long)o->seed, o->sweep, st.count, st.min, st.p10, st.median, st.below_85, st.below_70,
-                st.ceiling_min, st.ceiling_p10, st.ceiling_median);
+                st.ceiling_min, st.ceiling_p10, st.ceiling_median, st.event_min, st.event_p10, st.event_median);
     }
     fprintf(f, ", \"cases\": [");
     for (size_t i = 0, n = 0; i < report->count; ++i) {

@@ -13,6 +13,7 @@ static const struct command {
     {"demo", cmd_demo, "run Select-1's example and two broadcast examples, and show them"},
     {"devices", cmd_devices, "list the OpenCL platforms and devices, and the one clsel would use"},
     {"bench", cmd_bench, "time Select against the device's copy bandwidth on the named cases"},
+    {"kernels", cmd_kernels, "print the OpenCL C source (or build options) of one of clsel's programs"},
 };
 
 static void print_help(void)

@@ -58,7 +58,8 @@ static int cache_dir(char *dir, size_t size)
 }
 
 /* Every fact that decides whether a binary fits, as text. 0 if a query failed. */
-static int make_key(const clsel_cl_context *ctx, const char *options, char *key, size_t size)
+static int make_key(const clsel_cl_context *ctx, const char *source_text, size_t source_size, const char *options,
+                    char *key, size_t size)
 {
     const clsel_cl_api *cl = ctx->cl;
     char device_version[256] = "", driver[256] = "", platform[256] = "", platform_version[256] = "";
@@ -71,7 +72,7 @@ static int make_key(const clsel_cl_context *ctx, const char *options, char *key,
         cl->clGetPlatformInfo(platform_id, CL_PLATFORM_VERSION, sizeof platform_version - 1, platform_version, NULL) !=
             CL_SUCCESS)
         return 0;
-    const uint64_t source = fnv1a(FNV_START, clsel_priv_select_cl_source, clsel_priv_select_cl_source_size);
+    const uint64_t source = fnv1a(FNV_START, source_text, source_size);
     const int n = snprintf(key, size,
                            "clsel %s\nsource %016llx\noptions %s\ndevice %s\ndevice version %s\ndriver %s\n"
                            "platform %s\nplatform version %s\n",
@@ -80,11 +81,13 @@ static int make_key(const clsel_cl_context *ctx, const char *options, char *key,
     return n > 0 && (size_t)n < size;
 }
 
-void clsel_priv_cl_cache_entry(const clsel_cl_context *ctx, const char *options, cl_cache_entry *entry)
+void clsel_priv_cl_cache_entry(const clsel_cl_context *ctx, const char *source, size_t source_size, const char *options,
+                               cl_cache_entry *entry)
 {
     char dir[1024];
     entry->usable = entry->writable = 0;
-    if (!cache_dir(dir, sizeof dir) || !make_key(ctx, options, entry->key, sizeof entry->key)) return;
+    if (!cache_dir(dir, sizeof dir) || !make_key(ctx, source, source_size, options, entry->key, sizeof entry->key))
+        return;
     const int n = snprintf(entry->path, sizeof entry->path, "%s/program-%016llx.bin", dir,
                            (unsigned long long)fnv1a(FNV_START, entry->key, strlen(entry->key)));
     entry->usable = n > 0 && (size_t)n < sizeof entry->path;

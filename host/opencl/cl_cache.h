@@ -20,8 +20,9 @@
 
 enum { CL_CACHE_KEY_MAX = 4096, CL_CACHE_PATH_MAX = 1200 };
 
-/* Where the program of one context and build options lives in the cache, and what its
- * entry must say it is; computed once, for the load and the store that may follow. */
+/* Where the program of one context, source and build options lives in the cache, and
+ * what its entry must say it is; computed once, for the load and the store that may
+ * follow. */
 typedef struct cl_cache_entry {
     int usable;   /* 0: the cache is off, has no folder, or the device could not be asked */
     int writable; /* entries are written for this device (see above) */
@@ -29,7 +30,8 @@ typedef struct cl_cache_entry {
     char path[CL_CACHE_PATH_MAX];
 } cl_cache_entry;
 
-void clsel_priv_cl_cache_entry(const clsel_cl_context *ctx, const char *options, cl_cache_entry *entry);
+void clsel_priv_cl_cache_entry(const clsel_cl_context *ctx, const char *source, size_t source_size, const char *options,
+                               cl_cache_entry *entry);
 
 /* The entry's program, built for the device of `ctx` with these options; NULL when
  * there is no valid entry. */

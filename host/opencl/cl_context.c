@@ -1,7 +1,7 @@
 /* cl_context.c - clsel_cl_context: retains the caller's context and device; the program
- * of an element width is built (or loaded from the disk cache, cl_cache.c) with its
- * kernels when a run first needs that width, so that a context costs no compile until
- * then and a process compiles only the widths it uses. */
+ * of an element width and form is built (or loaded from the disk cache, cl_cache.c) with
+ * its kernels when a run first needs it, so that a context costs no compile until then
+ * and a process compiles only the widths it uses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,33 +14,24 @@
 
 static _Thread_local char failed_build_log[16384];
 
-static const char *const element_width_names[ELEMENT_WIDTHS] = {"w1", "w2", "w4", "w8"};
-
-/* Kernel k of an element width (cl/select.cl): "clsel_blocks_w4_rlr", "clsel_blocks_w2_pick",
- * "clsel_vectors_w8_101", ... */
-static void kernel_name(char *buf, size_t size, clsel_priv_family family, int element_width, int k)
-{
-    const char *w = element_width_names[element_width];
-    if (family == CLSEL_PRIV_FAMILY_VECTORS)
-        snprintf(buf, size, "clsel_vectors_%s_%d%d%d", w, (k >> 2) & 1, (k >> 1) & 1, k & 1);
-    else if (k == KERNEL_PICK)
-        snprintf(buf, size, "clsel_blocks_%s_pick", w);
-    else
-        snprintf(buf, size, "clsel_blocks_%s_%c%c%c", w, k & 4 ? 'l' : 'r', k & 2 ? 'l' : 'r', k & 1 ? 'l' : 'r');
-}
-
-static int kernels_in_family(clsel_priv_family family) { return family == CLSEL_PRIV_FAMILY_VECTORS ? 8 : KERNELS_PER_WIDTH; }
-
 /* The family a device gets: blocks on CPU devices, whose compilers turn a work-item's
  * loops into vector loops; vectors elsewhere. CLSEL_CL_GEOMETRY=blocks|vectors
  * overrides (to measure one family on the other's device, or test both on one). */
-static clsel_priv_family family_for(cl_device_type type)
+static clsel_cl_family family_for(cl_device_type type)
 {
     const char *forced = getenv("CLSEL_CL_GEOMETRY");
-    if (forced && strcmp(forced, "blocks") == 0) return CLSEL_PRIV_FAMILY_BLOCKS;
-    if (forced && strcmp(forced, "vectors") == 0) return CLSEL_PRIV_FAMILY_VECTORS;
-    return (type & CL_DEVICE_TYPE_CPU) ? CLSEL_PRIV_FAMILY_BLOCKS : CLSEL_PRIV_FAMILY_VECTORS;
+    if (forced && strcmp(forced, "blocks") == 0) return CLSEL_CL_FAMILY_BLOCKS;
+    if (forced && strcmp(forced, "vectors") == 0) return CLSEL_CL_FAMILY_VECTORS;
+    return (type & CL_DEVICE_TYPE_CPU) ? CLSEL_CL_FAMILY_BLOCKS : CLSEL_CL_FAMILY_VECTORS;
 }
+
+/* Devices whose kernels need a limit of their own, by the start of their name. */
+static const struct device_quirk {
+    const char *name_prefix;
+    cl_uint max_item_loops;
+} device_quirks[] = {
+    {"llvmpipe", 65535}, /* Mesa's software rasterizer, as rusticl exposes it */
+};
 
 static clsel_status check_device_in_context(const clsel_cl_api *cl, cl_context context,
                                             cl_device_id device)
@@ -81,13 +72,21 @@ static clsel_status query_device(clsel_cl_context *ctx)
     if (err == CL_SUCCESS)
         err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof ctx->local_mem, &ctx->local_mem,
                                   NULL);
-    if (err == CL_SUCCESS &&
-        cl->clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof ctx->host_unified, &ctx->host_unified,
-                            NULL) != CL_SUCCESS)
-        ctx->host_unified = CL_FALSE; /* deprecated since OpenCL 2.0: a driver may refuse it */
+    if (err == CL_SUCCESS)
+        ctx->host_memory_known = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY,
+                                                     sizeof ctx->host_unified, &ctx->host_unified, NULL) == CL_SUCCESS;
+    if (!ctx->host_memory_known) ctx->host_unified = CL_FALSE; /* deprecated since OpenCL 2.0: a driver may refuse it */
     if (err != CL_SUCCESS)
         return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetDeviceInfo failed");
     if (ctx->compute_units == 0) ctx->compute_units = 1;
+    cl_uint align_bits = 0;
+    if (cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL) !=
+        CL_SUCCESS)
+        align_bits = 0; /* unknown: no buffer counts as aligned */
+    ctx->base_align = align_bits / 8;
+    for (size_t i = 0; i < sizeof device_quirks / sizeof device_quirks[0]; ++i)
+        if (strncmp(ctx->device_name, device_quirks[i].name_prefix, strlen(device_quirks[i].name_prefix)) == 0)
+            ctx->max_item_loops = device_quirks[i].max_item_loops;
     ctx->family = family_for(ctx->device_type);
     return CLSEL_SUCCESS;
 }
@@ -114,59 +113,57 @@ static char *read_build_log(const clsel_cl_context *ctx, cl_program program, cha
     return NULL;
 }
 
-/* The program of one element width: from the disk cache, else built from source (and
- * then kept in the cache). */
-static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size, width_program *wp)
+/* The program of one element width and form: from the disk cache, else built from
+ * source (and then kept in the cache). */
+static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size, program_form form, kernel_program *kp)
 {
     const clsel_cl_api *cl = ctx->cl;
-    /* Only the family's and the width's defines: every OpenCL 1.2 driver accepts -D, and
-     * fast-math options stay off (the kernels do no arithmetic on values anyway). */
     char options[64];
-    snprintf(options, sizeof options, "%s -DCLSEL_WIDTH=%zu",
-             ctx->family == CLSEL_PRIV_FAMILY_VECTORS ? "-DCLSEL_VECTORS" : "-DCLSEL_BLOCKS", elem_size);
+    clsel_priv_cl_program_options(ctx->family, elem_size, form, options, sizeof options);
+    const char *source = NULL;
+    size_t length = 0;
+    clsel_priv_cl_program_source(ctx->family, &source, &length);
     /* A binary from an earlier process (docs/performance.md, "First call"). */
     cl_cache_entry entry;
-    clsel_priv_cl_cache_entry(ctx, options, &entry);
-    wp->program = clsel_priv_cl_cache_load(ctx, &entry, options);
-    if (wp->program) {
-        wp->cached = 1;
-        wp->build_log = read_build_log(ctx, wp->program, NULL, 0);
+    clsel_priv_cl_cache_entry(ctx, source, length, options, &entry);
+    kp->program = clsel_priv_cl_cache_load(ctx, &entry, options);
+    if (kp->program) {
+        kp->cached = 1;
+        kp->build_log = read_build_log(ctx, kp->program, NULL, 0);
         return CLSEL_SUCCESS;
     }
-    const char *source = (const char *)clsel_priv_select_cl_source;
-    size_t length = clsel_priv_select_cl_source_size;
     cl_int err = CL_SUCCESS;
-    wp->program = cl->clCreateProgramWithSource(ctx->context, 1, &source, &length, &err);
-    if (!wp->program || err != CL_SUCCESS) {
-        wp->program = NULL;
+    kp->program = cl->clCreateProgramWithSource(ctx->context, 1, &source, &length, &err);
+    if (!kp->program || err != CL_SUCCESS) {
+        kp->program = NULL;
         return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateProgramWithSource failed");
     }
-    err = cl->clBuildProgram(wp->program, 1, &ctx->device, options, NULL, NULL);
+    err = cl->clBuildProgram(kp->program, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         failed_build_log[0] = '\0';
-        read_build_log(ctx, wp->program, failed_build_log, sizeof failed_build_log);
+        read_build_log(ctx, kp->program, failed_build_log, sizeof failed_build_log);
         const int excerpt = 200; /* the whole log stays in clsel_cl_build_log(NULL) */
         return clsel_priv_fail_cl(err == CL_BUILD_PROGRAM_FAILURE ? CLSEL_ERROR_BUILD : CLSEL_ERROR_OPENCL, err,
                                   "clBuildProgram(%s) failed on %s: %.*s%s", options, ctx->device_name, excerpt,
                                   failed_build_log, strlen(failed_build_log) > (size_t)excerpt ? "..." : "");
     }
-    wp->build_log = read_build_log(ctx, wp->program, NULL, 0);
-    clsel_priv_cl_cache_store(ctx, &entry, wp->program);
+    kp->build_log = read_build_log(ctx, kp->program, NULL, 0);
+    clsel_priv_cl_cache_store(ctx, &entry, kp->program);
     return CLSEL_SUCCESS;
 }
 
-static clsel_status create_kernels(const clsel_cl_context *ctx, int element_width, width_program *wp)
+static clsel_status create_kernels(const clsel_cl_context *ctx, size_t elem_size, kernel_program *wp)
 {
     const clsel_cl_api *cl = ctx->cl;
     /* The vectors family runs work-groups of 256 items, or the largest power of two the
      * device and every kernel allow; the blocks family runs one item per group. */
     wp->work_group_size = 256;
     while (wp->work_group_size > ctx->max_work_group_size && wp->work_group_size > 1) wp->work_group_size /= 2;
-    for (int k = 0; k < kernels_in_family(ctx->family); ++k) {
+    for (int k = 0; k < clsel_priv_cl_family_kernels(ctx->family); ++k) {
         kernel_slot *slot = &wp->kernels[k];
         char name[64];
         cl_int err = CL_SUCCESS;
-        kernel_name(name, sizeof name, ctx->family, element_width, k);
+        clsel_priv_cl_kernel_name(ctx->family, elem_size, k, name, sizeof name);
         slot->kernel = cl->clCreateKernel(wp->program, name, &err);
         if (!slot->kernel || err != CL_SUCCESS) {
             slot->kernel = NULL;
@@ -184,9 +181,9 @@ static clsel_status create_kernels(const clsel_cl_context *ctx, int element_widt
 
 /* Releases what a build of `wp` made (after a failure, or with the context); the slots'
  * locks stay. */
-static void release_width(const clsel_cl_context *ctx, width_program *wp)
+static void release_program(const clsel_cl_context *ctx, kernel_program *wp)
 {
-    for (int k = 0; k < KERNELS_PER_WIDTH; ++k)
+    for (int k = 0; k < KERNELS_MAX; ++k)
         if (wp->kernels[k].kernel) {
             ctx->cl->clReleaseKernel(wp->kernels[k].kernel);
             wp->kernels[k].kernel = NULL;
@@ -199,26 +196,28 @@ static void release_width(const clsel_cl_context *ctx, width_program *wp)
     atomic_store_explicit(&wp->built, 0, memory_order_relaxed);
 }
 
-clsel_status clsel_priv_cl_context_width(clsel_cl_context *ctx, size_t elem_size, const width_program **out)
+clsel_status clsel_priv_cl_context_program(clsel_cl_context *ctx, size_t elem_size, program_form form,
+                                           const kernel_program **out)
 {
     const int w = clsel_priv_width_index(elem_size);
     if (w < 0) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "no kernels for elements of %zu bytes", elem_size);
-    width_program *wp = &ctx->widths[w];
-    *out = wp;
+    if ((int)form >= clsel_priv_cl_family_forms(ctx->family)) form = PROGRAM_ANY;
+    kernel_program *kp = &ctx->programs[w][form];
+    *out = kp;
     /* Every enqueue asks: once built, an acquire load answers without the lock (the
      * program and kernels, written before the release store below, never change). */
-    if (atomic_load_explicit(&wp->built, memory_order_acquire)) return CLSEL_SUCCESS;
+    if (atomic_load_explicit(&kp->built, memory_order_acquire)) return CLSEL_SUCCESS;
     clsel_status st = CLSEL_SUCCESS;
-    clsel_mutex_lock(&wp->build_lock); /* other widths' runs go on meanwhile */
-    if (!atomic_load_explicit(&wp->built, memory_order_relaxed)) { /* a failed build is tried again next time */
-        st = build_program(ctx, elem_size, wp);
-        if (st == CLSEL_SUCCESS) st = create_kernels(ctx, w, wp);
+    clsel_mutex_lock(&kp->build_lock); /* other programs' runs go on meanwhile */
+    if (!atomic_load_explicit(&kp->built, memory_order_relaxed)) { /* a failed build is tried again next time */
+        st = build_program(ctx, elem_size, form, kp);
+        if (st == CLSEL_SUCCESS) st = create_kernels(ctx, elem_size, kp);
         if (st == CLSEL_SUCCESS)
-            atomic_store_explicit(&wp->built, 1, memory_order_release);
+            atomic_store_explicit(&kp->built, 1, memory_order_release);
         else
-            release_width(ctx, wp);
+            release_program(ctx, kp);
     }
-    clsel_mutex_unlock(&wp->build_lock);
+    clsel_mutex_unlock(&kp->build_lock);
     return st;
 }
 
@@ -228,18 +227,24 @@ clsel_status clsel_cl_context_prepare(clsel_cl_context *ctx, clsel_dtype dtype)
     const size_t size = clsel_dtype_size(dtype);
     if (size == 0)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_context_prepare: unknown dtype %d", (int)dtype);
-    const width_program *wp = NULL;
-    return clsel_priv_cl_context_width(ctx, size, &wp);
+    clsel_status st = CLSEL_SUCCESS;
+    for (int form = 0; form < clsel_priv_cl_family_forms(ctx->family) && st == CLSEL_SUCCESS; ++form) {
+        const kernel_program *kp = NULL;
+        st = clsel_priv_cl_context_program(ctx, size, (program_form)form, &kp);
+    }
+    return st;
 }
 
-/* The context's locks, numbered: per width, its build lock, then one per kernel slot. */
-enum { LOCKS_PER_WIDTH = 1 + KERNELS_PER_WIDTH, LOCKS = ELEMENT_WIDTHS * LOCKS_PER_WIDTH };
+/* The context's locks, numbered: per program, its build lock, then one per kernel slot. */
+enum { PROGRAMS = ELEMENT_WIDTHS * PROGRAM_FORMS, LOCKS_PER_PROGRAM = 1 + KERNELS_MAX, LOCKS = PROGRAMS * LOCKS_PER_PROGRAM };
+
+static kernel_program *program_at(clsel_cl_context *ctx, int i) { return &ctx->programs[i / PROGRAM_FORMS][i % PROGRAM_FORMS]; }
 
 static clsel_mutex *lock_at(clsel_cl_context *ctx, int i)
 {
-    width_program *wp = &ctx->widths[i / LOCKS_PER_WIDTH];
-    const int k = i % LOCKS_PER_WIDTH;
-    return k == 0 ? &wp->build_lock : &wp->kernels[k - 1].lock;
+    kernel_program *kp = program_at(ctx, i / LOCKS_PER_PROGRAM);
+    const int k = i % LOCKS_PER_PROGRAM;
+    return k == 0 ? &kp->build_lock : &kp->kernels[k - 1].lock;
 }
 
 static clsel_status init_locks(clsel_cl_context *ctx)
@@ -290,7 +295,7 @@ void clsel_cl_context_destroy(clsel_cl_context *ctx)
 {
     if (!ctx) return;
     const clsel_cl_api *cl = ctx->cl;
-    for (int w = 0; w < ELEMENT_WIDTHS; ++w) release_width(ctx, &ctx->widths[w]);
+    for (int i = 0; i < PROGRAMS; ++i) release_program(ctx, program_at(ctx, i));
     for (int i = 0; i < ctx->locks_ready; ++i) clsel_mutex_destroy(lock_at(ctx, i));
     if (ctx->device) cl->clReleaseDevice(ctx->device);
     if (ctx->context) cl->clReleaseContext(ctx->context);
@@ -300,28 +305,35 @@ void clsel_cl_context_destroy(clsel_cl_context *ctx)
 const char *clsel_cl_build_log(const clsel_cl_context *ctx)
 {
     if (!ctx) return failed_build_log;
-    /* The first non-empty log of the programs built so far (they differ only in width). */
+    /* The first non-empty log of the programs built so far (they differ only in width and form). */
     clsel_cl_context *locked = (clsel_cl_context *)ctx;
     const char *log = "";
-    for (int w = 0; w < ELEMENT_WIDTHS && !*log; ++w) {
-        clsel_mutex_lock(&locked->widths[w].build_lock);
-        if (ctx->widths[w].build_log) log = ctx->widths[w].build_log;
-        clsel_mutex_unlock(&locked->widths[w].build_lock);
+    for (int i = 0; i < PROGRAMS && !*log; ++i) {
+        kernel_program *kp = program_at(locked, i);
+        clsel_mutex_lock(&kp->build_lock);
+        if (kp->build_log) log = kp->build_log;
+        clsel_mutex_unlock(&kp->build_lock);
     }
     return log;
 }
 
 const char *clsel_cl_device_name(const clsel_cl_context *ctx) { return ctx ? ctx->device_name : ""; }
 
+clsel_cl_family clsel_cl_context_family(const clsel_cl_context *ctx)
+{
+    return ctx ? ctx->family : CLSEL_CL_FAMILY_BLOCKS;
+}
+
 int clsel_cl_program_cached(const clsel_cl_context *ctx)
 {
     if (!ctx) return 0;
     clsel_cl_context *locked = (clsel_cl_context *)ctx;
     int cached = 0;
-    for (int w = 0; w < ELEMENT_WIDTHS; ++w) {
-        clsel_mutex_lock(&locked->widths[w].build_lock);
-        cached += ctx->widths[w].cached;
-        clsel_mutex_unlock(&locked->widths[w].build_lock);
+    for (int i = 0; i < PROGRAMS; ++i) {
+        kernel_program *kp = program_at(locked, i);
+        clsel_mutex_lock(&kp->build_lock);
+        cached += kp->cached;
+        clsel_mutex_unlock(&kp->build_lock);
     }
     return cached;
 }

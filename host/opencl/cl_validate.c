@@ -1,6 +1,8 @@
 /* cl_validate.c - everything clsel_cl_enqueue checks before it enqueues anything. */
 #include "opencl/cl_validate.h"
 
+#include <stdint.h>
+
 #include "common/error.h"
 
 /* A failed info query means a bad handle when OpenCL says so, else an OpenCL failure. */
@@ -43,12 +45,15 @@ static clsel_status check_wait_list(cl_uint num_wait, const cl_event *wait_list)
 }
 
 /* Checks one tensor and finds where its bytes live: the buffer at the root of any
- * sub-buffer, and the byte offset there. */
-static clsel_status check_tensor(const clsel_cl_context *ctx, const clsel_priv_tensor *t, plan_span *range)
+ * sub-buffer, the byte offset there, and its first byte's address modulo 16 where that
+ * is known (t->align16): the host pointer of a CL_MEM_USE_HOST_PTR buffer says it, any
+ * other buffer starts on the device's base alignment. */
+static clsel_status check_tensor(const clsel_cl_context *ctx, clsel_priv_tensor *t, plan_span *range)
 {
     const clsel_cl_api *cl = ctx->cl;
     range->root = NULL;
     range->begin = 0;
+    t->align16 = -1;
     if (t->count == 0) return CLSEL_SUCCESS;
     if (!t->mem)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "%s buffer is NULL but has %lld elements",
@@ -64,11 +69,16 @@ static clsel_status check_tensor(const clsel_cl_context *ctx, const clsel_priv_t
     size_t size = 0;
     cl_mem parent = NULL;
     size_t parent_offset = 0;
+    cl_mem_flags flags = 0;
+    void *host_ptr = NULL;
     cl_int err = cl->clGetMemObjectInfo(t->mem, CL_MEM_SIZE, sizeof size, &size, NULL);
     if (err == CL_SUCCESS)
         err = cl->clGetMemObjectInfo(t->mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL);
     if (err == CL_SUCCESS && parent)
         err = cl->clGetMemObjectInfo(t->mem, CL_MEM_OFFSET, sizeof parent_offset, &parent_offset, NULL);
+    if (err == CL_SUCCESS) err = cl->clGetMemObjectInfo(t->mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
+    if (err == CL_SUCCESS && (flags & CL_MEM_USE_HOST_PTR))
+        err = cl->clGetMemObjectInfo(t->mem, CL_MEM_HOST_PTR, sizeof host_ptr, &host_ptr, NULL);
     if (err != CL_SUCCESS)
         return clsel_priv_fail_cl(query_status(err, CL_INVALID_MEM_OBJECT), err,
                              "clGetMemObjectInfo on the %s buffer failed", t->name);
@@ -78,31 +88,30 @@ static clsel_status check_tensor(const clsel_cl_context *ctx, const clsel_priv_t
                           t->name, size, t->offset, (long long)t->count, t->elem_size, t->offset + bytes);
     range->root = parent ? parent : t->mem;
     range->begin = parent_offset + t->offset;
+    if (flags & CL_MEM_USE_HOST_PTR)
+        t->align16 = host_ptr ? (int)(((uintptr_t)host_ptr + t->offset) % 16) : -1;
+    else if (ctx->base_align >= 16)
+        t->align16 = (int)((parent_offset + t->offset) % 16);
+    t->read_only = (flags & CL_MEM_READ_ONLY) != 0;
     return CLSEL_SUCCESS;
 }
 
-static clsel_status check_output_writable(const clsel_cl_context *ctx, const clsel_priv_tensor *out)
+static clsel_status check_output_writable(const clsel_priv_tensor *out)
 {
-    cl_mem_flags flags = 0;
-    if (out->count == 0) return CLSEL_SUCCESS;
-    cl_int err = ctx->cl->clGetMemObjectInfo(out->mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
-    if (err != CL_SUCCESS)
-        return clsel_priv_fail_cl(query_status(err, CL_INVALID_MEM_OBJECT), err,
-                             "clGetMemObjectInfo on the out buffer failed");
-    if (flags & CL_MEM_READ_ONLY)
+    if (out->count > 0 && out->read_only)
         return clsel_priv_fail(CLSEL_ERROR_BUFFER, "out buffer was created CL_MEM_READ_ONLY");
     return CLSEL_SUCCESS;
 }
 
 clsel_status clsel_priv_validate_call(const clsel_cl_context *ctx, const clsel_plan *plan, cl_command_queue queue,
-                              const clsel_priv_tensor tensors[TENSORS], cl_uint num_wait,
+                              clsel_priv_tensor tensors[TENSORS], cl_uint num_wait,
                               const cl_event *wait_list)
 {
     clsel_status st = check_queue(ctx, queue);
     if (st == CLSEL_SUCCESS) st = check_wait_list(num_wait, wait_list);
     plan_span spans[TENSORS];
     for (int i = 0; i < TENSORS && st == CLSEL_SUCCESS; ++i) st = check_tensor(ctx, &tensors[i], &spans[i]);
-    if (st == CLSEL_SUCCESS) st = check_output_writable(ctx, &tensors[TENSOR_OUT]);
+    if (st == CLSEL_SUCCESS) st = check_output_writable(&tensors[TENSOR_OUT]);
     if (st != CLSEL_SUCCESS) return st;
 
     return clsel_priv_plan_check_overlap(plan, spans, 0);

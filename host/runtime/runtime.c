@@ -106,6 +106,13 @@ clsel_status clsel_runtime_create(clsel_device want, clsel_runtime **out)
     rt->min_device_bytes = CLSEL_RUNTIME_MIN_DEVICE_BYTES;
     rt->kind = CLSEL_DEVICE_CPU;
     snprintf(rt->name, sizeof rt->name, "cpu");
+    atomic_init(&rt->device_pays, -1);
+    rt->auto_chosen = resolved == CLSEL_DEVICE_AUTO;
+    if (clsel_mutex_init(&rt->calibration_lock) != 0) {
+        clsel_priv_free(rt);
+        return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "clsel_runtime_create: cannot create a lock");
+    }
+    rt->lock_ready = 1;
     if (resolved != CLSEL_DEVICE_CPU) {
         st = open_opencl(rt, resolved == CLSEL_DEVICE_AUTO);
         if (st != CLSEL_SUCCESS) {
@@ -125,6 +132,7 @@ void clsel_runtime_destroy(clsel_runtime *rt)
 {
     if (!rt) return;
     if (rt->cl) close_device(rt);
+    if (rt->lock_ready) clsel_mutex_destroy(&rt->calibration_lock);
     clsel_priv_free(rt);
 }
 

@@ -3,6 +3,9 @@
 #ifndef CLSEL_HOST_RUNTIME_H
 #define CLSEL_HOST_RUNTIME_H
 
+#include <stdatomic.h>
+
+#include "common/lock.h"
 #include "opencl/cl_context.h"
 
 struct clsel_runtime {
@@ -18,7 +21,19 @@ struct clsel_runtime {
     uint64_t chunk_bytes;      /* the caller's bound on a chunk (0: none) */
     int32_t cpu_threads;       /* threads of runs on the CPU path (0: every core) */
     int copy_only;             /* clsel_runtime_set_zero_copy(rt, 0): never in place */
+    /* AUTO on a device that does not work in host memory (runtime_calibrate.c): */
+    int auto_chosen;          /* the device was AUTO's choice (not asked for by name) */
+    int threshold_chosen;     /* the caller set min_device_bytes */
+    _Atomic int device_pays;  /* -1 not measured yet; 1 runs go to the device; 0 to the CPU path */
+    double device_ms, cpu_ms; /* the measurement (-1: that path failed) */
+    clsel_mutex calibration_lock;
+    int lock_ready;
 };
+
+/* Whether a run of host memory that is big enough for the device should go there: always,
+ * unless the runtime is AUTO's on a device that does not work in host memory, where the
+ * first call measures both paths once (runtime_calibrate.c). Thread-safe. */
+int clsel_priv_runtime_device_pays(clsel_runtime *rt);
 
 /* Runs the plan on the CPU path with the runtime's threads. */
 clsel_status clsel_priv_runtime_run_cpu(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],

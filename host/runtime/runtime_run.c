@@ -1,5 +1,7 @@
 /* runtime_run.c - clsel_runtime_run: host memory in, host memory out, on the CPU path
- * for small runs and otherwise on the runtime's device (runtime_chunked.c). */
+ * for small runs (and, under AUTO, on a device that does not share host memory and was
+ * measured slower than the CPU path: runtime_calibrate.c), otherwise on the runtime's
+ * device (runtime_shared.c, runtime_chunked.c). */
 #include "common/error.h"
 #include "cpu/select_cpu.h"
 #include "plan/plan.h"
@@ -12,6 +14,7 @@ clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t byte
 {
     if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_min_device_bytes: rt is NULL");
     rt->min_device_bytes = bytes;
+    rt->threshold_chosen = 1; /* the caller decides where runs go: no measurement (runtime_calibrate.c) */
     return CLSEL_SUCCESS;
 }
 
@@ -56,7 +59,8 @@ clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const 
     clsel_status st = clsel_priv_cpu_check_buffers(plan, cond, then_data, else_data, out);
     if (st != CLSEL_SUCCESS) return st;
     const void *const in[3] = {cond, then_data, else_data};
-    if (plan->out_count == 0 || rt->kind == CLSEL_DEVICE_CPU || clsel_priv_plan_bytes_moved(plan) < rt->min_device_bytes) {
+    if (plan->out_count == 0 || rt->kind == CLSEL_DEVICE_CPU || clsel_priv_plan_bytes_moved(plan) < rt->min_device_bytes ||
+        !clsel_priv_runtime_device_pays(rt)) {
         st = clsel_priv_runtime_run_cpu(rt, plan, in, out);
         if (st == CLSEL_SUCCESS) last_path = CLSEL_RUN_CPU;
         return st;

@@ -1,56 +1,20 @@
-/* select.cl - clsel's Select kernels: out = cond ? then : else, bit for bit.
+/* select_blocks.cl - the blocks family, for CPU devices (PoCL): kernels
+ * clsel_blocks_wW_CTE and clsel_blocks_wW_pick (cl/select_contract.h names them).
  *
- * OpenCL C 1.2, no extensions: every element moves as an unsigned integer of its
- * storage width (uchar, ushort, uint, ulong), so f16, bf16 and f64 need neither
- * cl_khr_fp16 nor cl_khr_fp64, and NaN payloads and -0.0 pass unchanged. cond is one
- * byte per element, nonzero = true; it is never read through bool.
- *
- * The host collapses the broadcast problem first (host/plan.c) and the kernels never
- * re-derive broadcasting: they get the collapsed dims and each tensor's element
- * strides, or the plan's walk in blocks (host/plan_blocks.c). All index arithmetic is
- * 32-bit: the host splits an output whose offsets would not fit into pieces that do,
- * and passes each piece's starting offsets as 64-bit buffer offsets.
- *
- * Two families, one per kind of device; the host builds one program per element width
- * when a run first needs it, with the family its device wants and the width
- * (-DCLSEL_BLOCKS or -DCLSEL_VECTORS, -DCLSEL_WIDTH=1|2|4|8), so that a process that
- * only ever selects f32 compiles the kernels of width 4 and no others:
- *
- * clsel_blocks_W_CTE (CPU devices: PoCL). One work-item per work-group walks a range of
- * the plan's blocks. A CPU compiler turns a work-item's loops into ordinary vector
- * loops, so each block is one pass of a select loop over contiguous runs: an input
- * that is a contiguous run of the block is read where it is (r); any other (a pattern,
- * or one element for the whole block) is first gathered into the work-group's local
- * memory (l) and kept there while the following blocks read the same elements.
- * C, T, E name where cond, then and else come from; clsel_blocks_W_pick serves plans
- * whose cond is one element per block (a copy or a fill of the chosen input, which
- * alone is read).
- *
- * clsel_vectors_W_CTE (GPUs). One work-item per 16 bytes of output (16 / W elements),
- * work-groups of consecutive items, so that a warp reads and writes whole consecutive
- * segments. An item finds its element's place in every tensor by dividing its output
- * index by the collapsed dims with precomputed multipliers (no division instruction);
- * when its elements lie in one row it moves them with vector loads and one vector
- * store, else element by element. C, T, E: 1 when cond / then / else advance along the
- * innermost dim, 0 when they are fixed along it.
+ * One work-item per work-group walks a range of the plan's blocks. A CPU compiler turns
+ * a work-item's loops into ordinary vector loops, so each block is one pass of a select
+ * loop over contiguous runs: an input that is a contiguous run of the block is read where
+ * it is (its variant bit 1); any other (a pattern, or one element for the whole block;
+ * bit 0) is first gathered into the work-group's local memory and kept there while the
+ * following blocks read the same elements. C, T, E are those bits for cond, then and
+ * else; clsel_blocks_wW_pick serves plans whose cond is one element per block (a copy or
+ * a fill of the chosen input, which alone is read).
  */
 
-#define CLSEL_TENSORS(T)                                                                         \
-    global const uchar *restrict cond, ulong cond_off, global const T *restrict then_, ulong then_off, \
-        global const T *restrict else_, ulong else_off, global T *restrict out, ulong out_off
-
-#define CLSEL_AT_OFFSETS \
-    cond += cond_off;    \
-    then_ += then_off;   \
-    else_ += else_off;   \
-    out += out_off;
-
-#ifdef CLSEL_BLOCKS
-
-/* Where a block element of input X comes from: r a run at p (pointer advanced to the
- * block), l the local buffer b. */
-#define CLSEL_SRC_r(p, b, i) p[i]
-#define CLSEL_SRC_l(p, b, i) b[i]
+/* Where a block element of input X comes from: 1 a run at p (pointer advanced to the
+ * block), 0 the local buffer b. */
+#define CLSEL_SRC_1(p, b, i) p[i]
+#define CLSEL_SRC_0(p, b, i) b[i]
 
 /* Gathers one input (element type T, N of them to 16 bytes) for a block into
  * dst (in address space AS): the block dims of more than one index, innermost first
@@ -146,7 +110,7 @@ CLSEL_GATHER(clsel_gather_out_w2, global, ushort, 8, 0)
 CLSEL_GATHER(clsel_gather_out_w4, global, uint, 4, 0)
 CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
 
-/* The walk (host/plan_blocks.c), as kernel arguments (uint16 each, two uint8 halves):
+/* The walk (host/plan/plan_blocks.c), as kernel arguments (uint16 each, two uint8 halves):
  *   blk      lo: extents of the block dims, innermost first (dims below `inner`, then
  *            the split dim with `split` indices; unused 1); hi: cond's element stride
  *            along them
@@ -161,8 +125,6 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
  *   kinds    s0-s2: how cond, then, else are read (0 run, 1 fixed, 2 pattern), s3 the
  *            block elements of one index of the split dim, s4 bytes of local memory
  *            per buffer (scratch holds three) */
-#define CLSEL_WALK_ARGS uint16 blk, uint16 strides, uint16 lev, uint16 steps, uint16 geo, uint8 kinds, local uchar *scratch
-
 /* A work-item's walk: blocks [first, last) in the block order; per block, its tensors'
  * element offsets and its split-dim extent; per gathered input, what its local buffer
  * holds (offset, split). */
@@ -227,9 +189,9 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
         have_split = split;                                                                      \
     }
 
-/* The block kernel for cond, then, else read as C, T, E (r or l). */
+/* The block kernel for cond, then, else read as C, T, E (1 in place, 0 from local memory). */
 #define CLSEL_BLOCKS_KERNEL(W, T, C, TT, E)                                                       \
-    kernel void clsel_blocks_##W##_##C##TT##E(CLSEL_TENSORS(T), CLSEL_WALK_ARGS)                  \
+    kernel void CLSEL_KERNEL_NAME(blocks, W, C, TT, E)(CLSEL_BLOCKS_PARAMS(T))                    \
     {                                                                                            \
         CLSEL_WALK_START                                                                         \
         local T *bt = (local T *)(scratch + kinds.s4), *be = (local T *)(scratch + 2 * kinds.s4); \
@@ -237,8 +199,8 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
         for (uint b = first; b < last; ++b) {                                                    \
             CLSEL_WALK_BLOCK                                                                     \
             CLSEL_LOCAL_##C(clsel_gather_w1, uchar, bc, cond, oc, kinds.s0, bsc, have_c, split_c)  \
-            CLSEL_LOCAL_##TT(clsel_gather_##W, T, bt, then_, ot, kinds.s1, bst, have_t, split_t)   \
-            CLSEL_LOCAL_##E(clsel_gather_##W, T, be, else_, oe, kinds.s2, bse, have_e, split_e)    \
+            CLSEL_LOCAL_##TT(clsel_gather_w##W, T, bt, then_, ot, kinds.s1, bst, have_t, split_t)  \
+            CLSEL_LOCAL_##E(clsel_gather_w##W, T, be, else_, oe, kinds.s2, bse, have_e, split_e)   \
             global const uchar *pc = cond + oc;                                                  \
             global const T *pt = then_ + ot, *pe = else_ + oe;                                   \
             global T *po = out + oo;                                                             \
@@ -252,12 +214,12 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
             CLSEL_WALK_NEXT                                                                      \
         }                                                                                        \
     }
-#define CLSEL_LOCAL_r(GATHER, T, buf, src, off, kind, strides, have, have_split)
-#define CLSEL_LOCAL_l CLSEL_FILL_LOCAL
+#define CLSEL_LOCAL_1(GATHER, T, buf, src, off, kind, strides, have, have_split)
+#define CLSEL_LOCAL_0 CLSEL_FILL_LOCAL
 
 /* cond one element per block: a copy (or fill) of the chosen input. */
 #define CLSEL_PICK_KERNEL(W, T)                                                                   \
-    kernel void clsel_blocks_##W##_pick(CLSEL_TENSORS(T), CLSEL_WALK_ARGS)                        \
+    kernel void clsel_blocks_w##W##_pick(CLSEL_BLOCKS_PARAMS(T))                                 \
     {                                                                                            \
         CLSEL_WALK_START                                                                         \
         local T *bt = (local T *)(scratch + kinds.s4), *be = (local T *)(scratch + 2 * kinds.s4); \
@@ -274,112 +236,36 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
                 for (uint i = 0; i < n; ++i) po[i] = v;                                          \
             } else if ((take_then ? stt[0] : ste[0]) != 0) {                                    \
                 /* the pattern moves with the next block: straight into the output */            \
-                clsel_gather_out_##W(po, take_then ? then_ + ot : else_ + oe, bd, take_then ? bst : bse, nbd); \
+                clsel_gather_out_w##W(po, take_then ? then_ + ot : else_ + oe, bd, take_then ? bst : bse, nbd); \
             } else if (take_then) { /* the next blocks read it again: keep it */                 \
-                CLSEL_FILL_LOCAL(clsel_gather_##W, T, bt, then_, ot, 2, bst, have_t, split_t)    \
+                CLSEL_FILL_LOCAL(clsel_gather_w##W, T, bt, then_, ot, 2, bst, have_t, split_t)   \
                 for (uint i = 0; i < n; ++i) po[i] = bt[i];                                      \
             } else {                                                                             \
-                CLSEL_FILL_LOCAL(clsel_gather_##W, T, be, else_, oe, 2, bse, have_e, split_e)    \
+                CLSEL_FILL_LOCAL(clsel_gather_w##W, T, be, else_, oe, 2, bse, have_e, split_e)   \
                 for (uint i = 0; i < n; ++i) po[i] = be[i];                                      \
             }                                                                                    \
             CLSEL_WALK_NEXT                                                                      \
         }                                                                                        \
     }
 
+/* The variants of one width, in CLSEL_VARIANT order. */
 #define CLSEL_BLOCKS_WIDTH(W, T)                                                                  \
-    CLSEL_BLOCKS_KERNEL(W, T, r, r, r)                                                            \
-    CLSEL_BLOCKS_KERNEL(W, T, r, r, l)                                                            \
-    CLSEL_BLOCKS_KERNEL(W, T, r, l, r)                                                            \
-    CLSEL_BLOCKS_KERNEL(W, T, r, l, l)                                                            \
-    CLSEL_BLOCKS_KERNEL(W, T, l, r, r)                                                            \
-    CLSEL_BLOCKS_KERNEL(W, T, l, r, l)                                                            \
-    CLSEL_BLOCKS_KERNEL(W, T, l, l, r)                                                            \
-    CLSEL_BLOCKS_KERNEL(W, T, l, l, l)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, 0, 0, 0)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, 0, 0, 1)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, 0, 1, 0)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, 0, 1, 1)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, 1, 0, 0)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, 1, 0, 1)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, 1, 1, 0)                                                            \
+    CLSEL_BLOCKS_KERNEL(W, T, 1, 1, 1)                                                            \
     CLSEL_PICK_KERNEL(W, T)
 
 #if CLSEL_WIDTH == 1
-CLSEL_BLOCKS_WIDTH(w1, uchar)
+CLSEL_BLOCKS_WIDTH(1, uchar)
 #elif CLSEL_WIDTH == 2
-CLSEL_BLOCKS_WIDTH(w2, ushort)
+CLSEL_BLOCKS_WIDTH(2, ushort)
 #elif CLSEL_WIDTH == 4
-CLSEL_BLOCKS_WIDTH(w4, uint)
+CLSEL_BLOCKS_WIDTH(4, uint)
 #elif CLSEL_WIDTH == 8
-CLSEL_BLOCKS_WIDTH(w8, ulong)
-#else
-#error "CLSEL_WIDTH must be 1, 2, 4 or 8"
+CLSEL_BLOCKS_WIDTH(8, ulong)
 #endif
-
-#endif /* CLSEL_BLOCKS */
-
-#ifdef CLSEL_VECTORS
-
-/* x / d for x < 2^31, as (mul_hi(x, m) + x) >> s with the host's m and s for d
- * (the method of PyTorch's IntegerDivider, aten/src/ATen/cuda/detail/IntegerDivider.cuh). */
-#define CLSEL_DIV(x, m, s) ((mul_hi((x), (m)) + (x)) >> (s))
-
-/* Element offsets of output element o in cond, then, else; i0 its index along dim 0. */
-#define CLSEL_LOCATE(o)                                                                           \
-    {                                                                                            \
-        uint x = (o), q;                                                                         \
-        ci = ti = ei = 0;                                                                        \
-        CLSEL_DIM(0) CLSEL_DIM(1) CLSEL_DIM(2) CLSEL_DIM(3) CLSEL_DIM(4) CLSEL_DIM(5) CLSEL_DIM(6) \
-        ci += x * cs.s7, ti += x * ts.s7, ei += x * es.s7;                                       \
-    }
-#define CLSEL_DIM(k)                                                                              \
-    q = CLSEL_DIV(x, mul.s##k, shift.s##k);                                                       \
-    {                                                                                            \
-        const uint r = x - q * shape.s##k;                                                       \
-        if (k == 0) i0 = r;                                                                      \
-        ci += r * cs.s##k, ti += r * ts.s##k, ei += r * es.s##k;                                 \
-    }                                                                                            \
-    x = q;
-
-/* V = 16 / W elements per work-item: TV the vector of V elements, CV the cond bytes, SV
- * the signed type a comparison of TV gives. */
-#define CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, CV_, TV_, EV_)                               \
-    kernel void clsel_vectors_##W##_##CV_##TV_##EV_(CLSEL_TENSORS(T), uint8 shape, uint8 cs, uint8 ts, \
-                                                    uint8 es, uint8 mul, uint8 shift, uint n)      \
-    {                                                                                            \
-        const uint o = (uint)get_global_id(0) * V;                                               \
-        if (o >= n) return;                                                                      \
-        CLSEL_AT_OFFSETS                                                                         \
-        uint ci, ti, ei, i0;                                                                     \
-        CLSEL_LOCATE(o)                                                                          \
-        if (n - o >= V && shape.s0 - i0 >= V) { /* one row: vector moves */                      \
-            const CV c = CV_ ? vload##V(0, cond + ci) : (CV)(cond[ci]);                          \
-            const TV a = TV_ ? vload##V(0, then_ + ti) : (TV)(then_[ti]);                        \
-            const TV b = EV_ ? vload##V(0, else_ + ei) : (TV)(else_[ei]);                        \
-            vstore##V(select(b, a, CONVERT(c) != (TV)0), 0, out + o);                            \
-            return;                                                                              \
-        }                                                                                        \
-        for (uint k = 0; k < V && o + k < n; ++k) { /* across rows: element by element */        \
-            if (k) CLSEL_LOCATE(o + k)                                                           \
-            const uchar c = cond[ci];                                                            \
-            const T a = then_[ti], b = else_[ei];                                                \
-            out[o + k] = c ? a : b;                                                              \
-        }                                                                                        \
-    }
-
-#define CLSEL_VECTORS_WIDTH(W, T, V, TV, CV, CONVERT)            \
-    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 0, 0, 0)      \
-    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 0, 0, 1)      \
-    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 0, 1, 0)      \
-    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 0, 1, 1)      \
-    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 1, 0, 0)      \
-    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 1, 0, 1)      \
-    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 1, 1, 0)      \
-    CLSEL_VECTORS_KERNEL(W, T, V, TV, CV, CONVERT, 1, 1, 1)
-
-#if CLSEL_WIDTH == 1
-CLSEL_VECTORS_WIDTH(w1, uchar, 16, uchar16, uchar16, convert_uchar16)
-#elif CLSEL_WIDTH == 2
-CLSEL_VECTORS_WIDTH(w2, ushort, 8, ushort8, uchar8, convert_ushort8)
-#elif CLSEL_WIDTH == 4
-CLSEL_VECTORS_WIDTH(w4, uint, 4, uint4, uchar4, convert_uint4)
-#elif CLSEL_WIDTH == 8
-CLSEL_VECTORS_WIDTH(w8, ulong, 2, ulong2, uchar2, convert_ulong2)
-#else
-#error "CLSEL_WIDTH must be 1, 2, 4 or 8"
-#endif
-
-#endif /* CLSEL_VECTORS */

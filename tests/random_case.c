@@ -87,6 +87,37 @@ oracle_case random_case(rng *r)
     return c;
 }
 
+oracle_case random_case_periodic(rng *r)
+{
+    static const int64_t short_dims[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 40};
+    oracle_case c;
+    memset(&c, 0, sizeof c);
+    c.mode = CLSEL_BROADCAST_NUMPY;
+    c.axis = -1;
+    c.cond_broadcast = rng_below(r, 3) == 0 ? CLSEL_COND_BIDIRECTIONAL : CLSEL_COND_ONE_WAY;
+    clsel_shape out = SCALAR;
+    out.rank = 2 + (int)rng_below(r, 5);
+    int64_t inner = 1;
+    for (int i = 1; i < out.rank; ++i) {
+        out.dims[i] = short_dims[rng_below(r, sizeof short_dims / sizeof short_dims[0])];
+        if (inner * out.dims[i] > RANDOM_CASE_MAX_ELEMENTS / 2) out.dims[i] = 1;
+        inner *= out.dims[i];
+    }
+    const int64_t most = RANDOM_CASE_MAX_ELEMENTS / inner;
+    out.dims[0] = 1 + (int64_t)rng_below(r, (uint64_t)(most < 300 ? most : 300));
+    for (int k = 0; k < 3; ++k) {
+        c.shape[k] = out;
+        for (int i = 0; i < out.rank; ++i)
+            if (rng_below(r, 2)) c.shape[k].dims[i] = 1;
+        if (rng_below(r, 4) == 0) { /* leading dims dropped: numpy aligns the rest right */
+            const int drop = (int)rng_below(r, (uint64_t)out.rank);
+            memmove(c.shape[k].dims, c.shape[k].dims + drop, sizeof(int64_t) * (size_t)(out.rank - drop));
+            c.shape[k].rank = out.rank - drop;
+        }
+    }
+    return c;
+}
+
 clsel_attrs random_case_attrs(const oracle_case *c)
 {
     clsel_attrs a = clsel_attrs_default();

@@ -12,6 +12,11 @@ enum { RANDOM_CASE_MAX_ELEMENTS = 1 << 15 };
 /* A random case; its elem_size is left 0 (the dtype is the caller's choice). */
 oracle_case random_case(rng *r);
 
+/* A case of the shapes that make periodic gathers: numpy mode, rank 2-6, short inner
+ * dims (1-40), a longer outermost one, each input full on a random subset of the dims
+ * (an element repeated over a short dim, a short row tiled, or both). */
+oracle_case random_case_periodic(rng *r);
+
 /* The attributes of a case, for clsel_plan_create. */
 clsel_attrs random_case_attrs(const oracle_case *c);
 

@@ -2,7 +2,10 @@
  * data) cases through the oracle, the CPU path and (with "opencl") the OpenCL path,
  * compared with memcmp. Shape errors must agree with the oracle too.
  *
- *   test_random cpu|opencl [cases] [seed]
+ *   test_random cpu|opencl [cases] [seed] [any|periodic]
+ *
+ * "periodic" draws every case from random_case_periodic (short inner dims, each input
+ * repeated or tiled over some of them): the CPU path's shuffled gathers at their edges.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +83,11 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     char text[512];
     clsel_plan_describe(plan, text, sizeof text);
     CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "CPU differs from the oracle: %s", text);
+    if (td.count[1] == td.out_count && bytes) { /* in place: the output over then */
+        memcpy(td.got, td.then_data, bytes);
+        CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.got, td.else_data, td.got));
+        CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "CPU in place (out == then) differs from the oracle: %s", text);
+    }
     if (cl) {
         int guards_ok = 0;
 #ifdef TEST_SMALL_PIECES
@@ -104,12 +112,13 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
 int main(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "cpu") != 0 && strcmp(argv[1], "opencl") != 0)) {
-        fprintf(stderr, "usage: test_random cpu|opencl [cases] [seed]\n");
+        fprintf(stderr, "usage: test_random cpu|opencl [cases] [seed] [any|periodic]\n");
         return 2;
     }
     const int use_cl = strcmp(argv[1], "opencl") == 0;
     const long cases = argc > 2 ? strtol(argv[2], NULL, 10) : 2000;
     const uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 20261122;
+    const int periodic = argc > 4 && strcmp(argv[4], "periodic") == 0;
     test_cl cl;
     if (use_cl) test_cl_open(&cl);
 #ifdef TEST_CHUNKED
@@ -122,7 +131,7 @@ int main(int argc, char **argv)
     rng r = {seed};
     long valid = 0, failures_before = 0;
     for (long i = 0; i < cases; ++i) {
-        oracle_case c = random_case(&r);
+        oracle_case c = periodic ? random_case_periodic(&r) : random_case(&r);
         clsel_dtype dtype = all_dtypes[rng_below(&r, 13)];
         valid += run_case(&c, dtype, &r, use_cl ? &cl : NULL);
         if (check_failures != failures_before) {

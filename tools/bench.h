@@ -17,7 +17,15 @@ typedef struct bench_options {
     size_t only_count;
     int sweep;              /* random broadcast patterns to draw and time (--sweep N) */
     uint64_t seed;          /* the sweep's seed (--seed S) */
+    int draw;               /* which distribution the sweep draws from (--draw) */
 } bench_options;
+
+/* The sweep's distributions (--draw): "broad" as the sweep first drew (ranks 1-8, dims
+ * of any length), "short" (short inner dims with inputs repeated or tiled over them),
+ * and "mixed", the default: every third pattern short, the rest broad, so that pattern
+ * k of a seed is the broad one it always was unless k % 3 == 2. */
+enum { SWEEP_DRAW_MIXED, SWEEP_DRAW_BROAD, SWEEP_DRAW_SHORT, SWEEP_DRAWS };
+extern const char *const bench_sweep_draw_names[SWEEP_DRAWS];
 
 typedef struct bench_result {
     const bench_case *c;
@@ -168,7 +176,7 @@ void bench_cpu_close(bench_cpu_env *env);
  * sweep with this seed (the same pattern for the same pair, whatever N is). bench_sweep
  * times N patterns on the OpenCL device, the CPU path on one thread and on every core
  * (as asked), one report per path into reports[0..*count). */
-const bench_case *bench_sweep_case(uint64_t seed, int index, int quick);
+const bench_case *bench_sweep_case(uint64_t seed, int index, int quick, int draw);
 int bench_sweep(const bench_options *o, int with_opencl, int with_cpu, bench_report *reports, size_t *count);
 
 /* A path's distribution over the sweep, in % of copy and in % of the traffic model's

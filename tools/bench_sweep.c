@@ -15,7 +15,13 @@
  *    scalar now and then; pdpd inputs placed at a random axis or the default one;
  *  - cond random 50 % (55 %), random 10 % (15 %), all true (15 %), all false (15 %).
  * Patterns the library refuses (a pdpd placement that does not fit, say) are drawn
- * again. */
+ * again. That is the "broad" draw. The "short" draw makes the structures whose gathers
+ * repeat with a short period (an element repeated over a short dim, a short row tiled,
+ * interleaved): numpy (60 % one-way cond, 40 % two-way), rank 2-6, every dim but the
+ * outermost from {1,2,3,4,5,7,8,13,16,31,40}, the outermost grown to the size drawn,
+ * each input full on a random subset of the dims (each dim kept with a probability
+ * drawn as above), leading dims dropped now and then, conds as above. The default,
+ * "mixed", draws pattern k short when k % 3 == 2 and broad otherwise. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +132,36 @@ static const clsel_dtype dtypes_by_width[4][3] = {
     {CLSEL_U8, CLSEL_I8, CLSEL_BOOLEAN}, {CLSEL_F16, CLSEL_BF16, CLSEL_I16},
     {CLSEL_F32, CLSEL_I32, CLSEL_U32}, {CLSEL_F64, CLSEL_I64, CLSEL_U64}};
 
-static void draw(uint64_t *s, int quick, bench_case *c)
+const char *const bench_sweep_draw_names[SWEEP_DRAWS] = {"mixed", "broad", "short"};
+
+static void draw_short(uint64_t *s, int quick, bench_case *c)
+{
+    static const int64_t short_dims[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 40};
+    const int w = (int)between(s, 0, 3);
+    c->dtype = dtypes_by_width[w][between(s, 0, 2)];
+    const double pattern = unit(s);
+    c->broadcast = CLSEL_BROADCAST_NUMPY;
+    c->cond_broadcast = unit(s) < 0.6 ? CLSEL_COND_ONE_WAY : CLSEL_COND_BIDIRECTIONAL;
+    c->axis = -1;
+    c->pattern = pattern < 0.55 ? COND_RANDOM50 : pattern < 0.7 ? COND_RANDOM10 : pattern < 0.85 ? COND_ALL_TRUE
+                                                                                                  : COND_ALL_FALSE;
+    const double bytes = quick ? log_uniform(s, 2 << 20, 4 << 20) : log_uniform(s, 64 << 20, 128 << 20);
+    clsel_shape out;
+    out.rank = (int32_t)between(s, 2, 6);
+    double inner = 1;
+    for (int32_t d = 1; d < out.rank; ++d) {
+        out.dims[d] = short_dims[between(s, 0, (int64_t)(sizeof short_dims / sizeof short_dims[0]) - 1)];
+        inner *= (double)out.dims[d];
+    }
+    out.dims[0] = (int64_t)ceil(bytes / (double)(1 << w) / inner);
+    clsel_shape *in[3] = {&c->full[0], &c->full[1], &c->full[2]};
+    const int grows[3] = {c->cond_broadcast == CLSEL_COND_BIDIRECTIONAL, 1, 1};
+    for (int op = 0; op < 3; ++op) draw_numpy_input(s, &out, in[op]);
+    cover_output(s, &out, in, grows);
+    memcpy(c->quick, c->full, sizeof c->full);
+}
+
+static void draw_broad(uint64_t *s, int quick, bench_case *c)
 {
     const int w = (int)between(s, 0, 3);
     c->dtype = dtypes_by_width[w][between(s, 0, 2)];
@@ -176,14 +211,17 @@ static const char *mode_name(const bench_case *c)
     return c->broadcast == CLSEL_BROADCAST_PDPD ? "pdpd" : "none";
 }
 
-const bench_case *bench_sweep_case(uint64_t seed, int index, int quick)
+const bench_case *bench_sweep_case(uint64_t seed, int index, int quick, int draw)
 {
     if (index < 0 || index >= SWEEP_MAX) return NULL;
     bench_case *c = &sweep_cases[index];
     uint64_t state = seed * 0x2545F4914F6CDD1Dull + (uint64_t)index * 0x9E3779B97F4A7C15ull;
     for (;;) { /* until the library takes the pattern */
         memset(c, 0, sizeof *c);
-        draw(&state, quick, c);
+        if (draw == SWEEP_DRAW_SHORT || (draw == SWEEP_DRAW_MIXED && index % 3 == 2))
+            draw_short(&state, quick, c);
+        else
+            draw_broad(&state, quick, c);
         clsel_attrs attrs = bench_attrs(c);
         clsel_shape out;
         if (clsel_infer_shape(&c->full[0], &c->full[1], &c->full[2], &attrs, &out) == CLSEL_SUCCESS) break;
@@ -308,7 +346,7 @@ int bench_sweep(const bench_options *o, int with_opencl, int with_cpu, bench_rep
         paths[2] = &reports[(*count)++];
     const int n = o->sweep < SWEEP_MAX ? o->sweep : SWEEP_MAX;
     for (int i = 0; i < n; ++i) {
-        const bench_case *c = bench_sweep_case(o->seed, i, o->quick);
+        const bench_case *c = bench_sweep_case(o->seed, i, o->quick, o->draw);
         if (!bench_selected(o, c)) continue;
         bench_result base;
         bench_inputs in;

@@ -12,7 +12,8 @@
 static const char help[] =
     "usage: clsel bench [--device cpu|opencl|all] [--quick] [--case NAME]... [--repeat N]\n"
     "                   [--threads N] [--thresholds] [--json FILE]\n"
-    "       clsel bench --sweep N [--seed S] [--case sweep-K]... [--device cpu|opencl|all] [--quick]\n"
+    "       clsel bench --sweep N [--seed S] [--draw mixed|broad|short] [--case sweep-K]...\n"
+    "                   [--device cpu|opencl|all] [--quick]\n"
     "                   [--repeat N] [--threads N] [--json FILE]\n"
     "       clsel bench --first-call [--json FILE]\n\n"
     "Times Select on the benchmark's named cases (DRAM-sized; --quick: small, a few seconds) and\n"
@@ -34,7 +35,9 @@ static const char help[] =
     "and reports per path the distribution of % of the same-device copy (min, 10th\n"
     "percentile, median) and the worst patterns. --seed S (default 1) picks the patterns:\n"
     "pattern k of a seed is the same whatever N is; --case sweep-K runs only pattern K.\n"
-    "--repeat defaults to 5 for a sweep.\n\n"
+    "--draw short draws only short inner dims (1-40) with inputs repeated or tiled over\n"
+    "them, --draw broad only the patterns above, --draw mixed (the default) pattern k\n"
+    "short when k % 3 == 2 and broad otherwise. --repeat defaults to 5 for a sweep.\n\n"
     "--first-call times the first select of this process on the OpenCL device, in parts: the\n"
     "platform's own start (clGetPlatformIDs), clsel_runtime_create, the first f32 run (which\n"
     "builds or loads the program it needs) and a second run. Run it in a fresh process, under\n"
@@ -303,11 +306,11 @@ static void json_report(FILE *f, const bench_report *report, const bench_thresho
     if (o->sweep) {
         bench_sweep_stats st;
         bench_sweep_summarize(report, &st);
-        fprintf(f, ", \"sweep\": {\"seed\": %llu, \"patterns\": %d, \"ran\": %zu, \"min\": %.2f, \"p10\": %.2f, "
+        fprintf(f, ", \"sweep\": {\"seed\": %llu, \"draw\": \"%s\", \"patterns\": %d, \"ran\": %zu, \"min\": %.2f, \"p10\": %.2f, "
                    "\"median\": %.2f, \"below_85\": %zu, \"below_70\": %zu, \"ceiling_min\": %.2f, "
                    "\"ceiling_p10\": %.2f, \"ceiling_median\": %.2f, \"event_min\": %.2f, \"event_p10\": %.2f, "
                    "\"event_median\": %.2f}",
-                (unsigned long long)o->seed, o->sweep, st.count, st.min, st.p10, st.median, st.below_85, st.below_70,
+                (unsigned long long)o->seed, bench_sweep_draw_names[o->draw], o->sweep, st.count, st.min, st.p10, st.median, st.below_85, st.below_70,
                 st.ceiling_min, st.ceiling_p10, st.ceiling_median, st.event_min, st.event_p10, st.event_median);
     }
     fprintf(f, ", \"cases\": [");
@@ -384,7 +387,7 @@ static int run_first_call(const char *json)
 
 int cmd_bench(int argc, char **argv)
 {
-    bench_options o = {0, 20, 1, 0, NULL, 0, 0, 1};
+    bench_options o = {0, 20, 1, 0, NULL, 0, 0, 1, SWEEP_DRAW_MIXED};
     int repeat_given = 0, first_call = 0;
     const char *device = "all", *json = NULL;
     const char **names = calloc((size_t)argc, sizeof *names);
@@ -438,6 +441,14 @@ int cmd_bench(int argc, char **argv)
                 return cli_usage("bench", "--seed needs a number from 0 up, not '%s'", value ? value : "");
             }
             o.seed = (uint64_t)n;
+        } else if (cli_option(argc, argv, &i, "--draw", &value)) {
+            int d = 0;
+            while (d < SWEEP_DRAWS && (!value || strcmp(value, bench_sweep_draw_names[d]))) ++d;
+            if (d == SWEEP_DRAWS) {
+                free(names);
+                return cli_usage("bench", "--draw must be mixed, broad or short, not '%s'", value ? value : "");
+            }
+            o.draw = d;
         } else if (cli_option(argc, argv, &i, "--threads", &value)) {
             if (cli_parse_int64(value, &n) || n < 1 || n > 256) {
                 free(names);

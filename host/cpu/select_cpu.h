@@ -49,8 +49,31 @@ struct cpu_gather_walk;
 typedef void (*cpu_run_loop)(const struct cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n,
                              int64_t step, const uint8_t *src_end);
 
+/* A periodic shuffle (cpu_gather.c): the run's bytes as 16-byte pieces, each one or two
+ * 16-byte loads of the source at a fixed offset from the run's start, reordered by a
+ * byte shuffle. `rows` runs make one table (rows * run_bytes a whole number of pieces
+ * where the windows allow it, else one run with its last piece spilling into the next
+ * run's place); `advance` source bytes from one table's start to the next. Pieces go
+ * two at a time (one 32-byte shuffle), so the tables have room for one piece more. */
+#define CPU_SHUFFLE_PIECES 32
+typedef struct cpu_shuffle_table {
+    int pieces;
+    int shared; /* every piece reads the one window at from[0] */
+    int64_t rows, advance;
+    int64_t reach; /* source bytes past the table's start that its loads touch */
+    int64_t from[CPU_SHUFFLE_PIECES + 1];
+    uint8_t two[CPU_SHUFFLE_PIECES + 1]; /* the window is 17-32 bytes: a second load */
+    /* the byte order of each piece over the low [0] and the high [1] 16 bytes of its
+     * window (0x80 where the byte comes from the other half) */
+    uint8_t order[2][CPU_SHUFFLE_PIECES + 1][16];
+} cpu_shuffle_table;
+
 typedef struct cpu_gather_walk {
     int levels, split_level, run_levels, run_copies;
+    /* the run is a periodic shuffle of levels below run_levels: tables of whole pieces
+     * over several runs, and of one run */
+    int shuffled;
+    cpu_shuffle_table group, row;
     int64_t split_scale; /* the split level's extent is the block's split times this */
     int64_t extent[CLSEL_MAX_RANK + 2];
     int64_t step[CLSEL_MAX_RANK + 2]; /* source bytes from one index to the next */
@@ -71,6 +94,12 @@ typedef struct cpu_gather_walk {
 /* The AVX2 loop for a gather's runs (select_cpu_avx2.c), filling the shuffles it needs;
  * NULL where the processor has no AVX2 or the runs gain nothing from it. */
 cpu_run_loop clsel_priv_cpu_avx2_run_loop(cpu_gather_walk *g);
+/* The AVX2 loop for a shuffled run (g->shuffled); NULL without AVX2. */
+cpu_run_loop clsel_priv_cpu_avx2_shuffle_loop(void);
+/* The rows [first, n) of a shuffled run, byte by byte from the tables (no load past the
+ * bytes the run needs): the tail that whole-piece loads would read past src_end. */
+void clsel_priv_cpu_shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t first, int64_t n,
+                                 int64_t step);
 
 void clsel_priv_cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *blocks, int op, size_t w, cpu_gather_walk *g);
 /* The input's elements for a block whose dim `inner` has `split` indices, from src

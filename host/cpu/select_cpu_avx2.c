@@ -299,6 +299,72 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
     }
 }
 
+/* Pieces c and c + 1 of a shuffled run whose table starts at s: their windows in the
+ * two lanes, one 32-byte shuffle per window half. */
+AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_table *t, int c, const uint8_t *s)
+{
+    const __m256i low = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + t->from[c]))),
+                                                _mm_loadu_si128((const __m128i *)(s + t->from[c + 1])), 1);
+    __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
+    if (t->two[c] | t->two[c + 1]) {
+        const __m256i high =
+            _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + t->from[c] + 16))),
+                                    _mm_loadu_si128((const __m128i *)(s + t->from[c + 1] + 16)), 1);
+        v = _mm256_or_si256(v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
+    }
+    return v;
+}
+
+/* `count` tables from dst / src, each `rows` runs; the pieces two at a time (an odd
+ * count writes the spare piece past the table: into the next table's place or the
+ * buffer's slack). A shared window is loaded once per table, into both lanes. */
+AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const uint8_t *src, int64_t count,
+                                int64_t dst_advance)
+{
+    if (t->shared) {
+        for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += t->advance) {
+            const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(src + t->from[0])));
+            const __m256i high =
+                t->two[0] ? _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(src + t->from[0] + 16)))
+                          : low;
+            for (int c = 0; c < t->pieces; c += 2) {
+                __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
+                if (t->two[0])
+                    v = _mm256_or_si256(v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
+                _mm256_storeu_si256((__m256i *)(dst + 16 * c), v);
+            }
+        }
+        return;
+    }
+    for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += t->advance)
+        for (int c = 0; c < t->pieces; c += 2) _mm256_storeu_si256((__m256i *)(dst + 16 * c), shuffle_pair(t, c, src));
+}
+
+/* Shuffled runs (cpu_gather.c's choose_shuffle): tables of several runs while n allows,
+ * then run by run (the last piece spills into the next run's place, or the buffer's
+ * slack), and byte by byte where whole loads would read past the input's end. */
+AVX2 static void shuffle_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, int64_t step,
+                              const uint8_t *src_end)
+{
+    const int64_t run = (int64_t)g->run_bytes;
+    int64_t r = 0;
+    for (int table = 0; table < 2; ++table) {
+        const cpu_shuffle_table *t = table ? &g->row : &g->group;
+        const int64_t rows = table ? 1 : t->rows;
+        if (rows < 1) continue; /* no table over several runs */
+        /* tables whose loads stay before src_end */
+        const int64_t room = src_end - (src + r * step) - t->reach;
+        int64_t count = (n - r) / rows;
+        if (room < 0) count = 0;
+        else if (step && room / (rows * step) + 1 < count) count = room / (rows * step) + 1;
+        shuffle_tables(t, dst + r * run, src + r * step, count, rows * run);
+        r += count * rows;
+    }
+    if (r < n) clsel_priv_cpu_shuffle_rows(g, dst, src, r, n, step);
+}
+
+cpu_run_loop clsel_priv_cpu_avx2_shuffle_loop(void) { return clsel_priv_cpu_avx2_rows(0) ? shuffle_avx2 : NULL; }
+
 cpu_run_loop clsel_priv_cpu_avx2_run_loop(cpu_gather_walk *g)
 {
     static const cpu_run_loop splats[2][9] = {
@@ -351,6 +417,8 @@ cpu_run_loop clsel_priv_cpu_avx2_run_loop(cpu_gather_walk *g)
     (void)g;
     return NULL;
 }
+
+cpu_run_loop clsel_priv_cpu_avx2_shuffle_loop(void) { return NULL; }
 
 void clsel_priv_cpu_stream_fence(void) {}
 

@@ -34,8 +34,15 @@ if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
   export OCL_ICD_VENDORS="$PWD/build/icd/pocl"
 fi
 
+# The OpenVINO extension is built against the OpenVINO of build/venv (ctest label runtimes).
+openvino=()
+if [ -x build/venv/bin/python ] &&
+   openvino_dir=$(build/venv/bin/python -c "import openvino.utils as u; print(u.get_cmake_path())" 2>/dev/null); then
+  openvino=(-DCLSEL_OPENVINO=ON "-DOpenVINO_DIR=$openvino_dir")
+fi
+
 echo "== build (Release, -Werror)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLSEL_WERROR=ON >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLSEL_WERROR=ON "${openvino[@]}" >/dev/null
 cmake --build build -j "$jobs"
 echo "== tests"
 (cd build && ctest --output-on-failure -j "$jobs" -LE "large|oclgrind|rusticl|gpu_script")

@@ -30,6 +30,8 @@ assert clsel.library_path.startswith(site), f"loaded {clsel.library_path}, not t
 declared = re.search(r'^version = "([^"]+)"', open(os.path.join(source, "pyproject.toml")).read(), re.M).group(1)
 assert clsel.version() == declared, f"pyproject.toml says {declared}, the library {clsel.version()}"
 # The README's examples, as printed there.
+print(clsel.where(np.array([0.5, 0, 2]), np.arange(3.0), -1))                       # [ 0. -1.  2.]
+assert clsel.where(np.array([0.5, 0, 2]), np.arange(3.0), -1).tolist() == [0.0, -1.0, 2.0]
 print(clsel.select(np.array([True, False, True]), np.arange(3.0), np.float64(-1)))   # [ 0. -1.  2.]
 out = np.empty(3)
 clsel.select(np.array([True, False, True]), np.arange(3.0), np.zeros(3), out=out)     # writes into out

@@ -1,6 +1,8 @@
 """clsel for Python: Select-1 (out = cond ? then : else) on numpy arrays, through ctypes.
 
     >>> import numpy as np, clsel
+    >>> clsel.where(np.array([0.5, 0.0]), 1.0, np.array([10, 20]))
+    array([ 1., 20.])
     >>> clsel.select(np.array([True, False]), np.array([1, 2]), np.array([10, 20]))
     array([ 1, 20])
 
@@ -9,7 +11,8 @@ the environment variable CLSEL_LIBRARY, or else from inside the package (where
 `pip install .` puts it), or else from the build tree next to this package
 (build/lib/libclsel.so), or else from the system's library path.
 
-Functions: select, infer_shape, devices, version. Failures raise ClselError, which
+Functions: where (numpy.where's rules), select (Select-1's rules), infer_shape, devices,
+version. Failures raise ClselError, which
 carries the status name (e.g. "CLSEL_ERROR_INVALID_SHAPE") and the library's message.
 bfloat16 arrays travel as ml_dtypes.bfloat16.
 """
@@ -21,7 +24,7 @@ import threading
 
 import numpy as np
 
-__all__ = ["select", "infer_shape", "devices", "version", "ClselError", "library_path"]
+__all__ = ["where", "select", "infer_shape", "devices", "version", "ClselError", "library_path"]
 
 MAX_RANK = 8
 STATUS_NAMES = [
@@ -350,3 +353,72 @@ def devices():
             "fp16": bool(info.fp16), "fp64": bool(info.fp64), "auto_choice": bool(info.auto_choice),
         })
     return result
+
+
+# Python scalars take part in numpy's type promotion by kind only ("weak" scalars, NEP 50):
+# np.where(c, int8_array, 300) is int8. Arrays, lists and numpy scalars take part by dtype.
+_WEAK_SCALARS = (bool, int, float, complex)
+_MISSING = object()
+
+
+def _where_dtype(x, y, xa, ya):
+    """The result dtype numpy.where gives for x and y, or None where numpy itself would
+    have to say (an error, or a dtype clsel has no enum for)."""
+    try:
+        dtype = np.result_type(*(v if type(v) in _WEAK_SCALARS else a for v, a in ((x, xa), (y, ya))))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return dtype if _known_dtype(dtype) else None
+
+
+def _known_dtype(dtype):
+    """Whether clsel has a type for this dtype, through the dtype-keyed table (a dtype's
+    name costs microseconds to build)."""
+    if dtype in _codes_by_dtype:
+        return True
+    code = DTYPES.get(dtype.name)
+    if code is None:
+        return False
+    _codes_by_dtype[dtype] = code
+    return True
+
+
+def where(condition, x=_MISSING, y=_MISSING, *, device="auto", out=None):
+    """numpy.where(condition, x, y), bit for bit, through clsel where it can run it.
+
+    The rules are numpy's: condition of any numeric dtype (nonzero = true, NaN true),
+    x and y anything numpy accepts (arrays of any layout or byte order, numpy or Python
+    scalars, lists), the result dtype by numpy's promotion of x and y (Python scalars
+    weak, as NEP 50 says), the three shapes broadcast together two ways. With neither x
+    nor y it is numpy's where(condition): condition's nonzero indices. Inputs clsel has no
+    type for (complex, object, strings, dates) or more than 8 dims go to numpy.where
+    itself, as do shapes that do not broadcast (numpy's own error is raised). device and
+    out as in select: out must have the result's dtype and shape.
+    """
+    if x is _MISSING and y is _MISSING:
+        return np.asarray(condition).nonzero()
+    if x is _MISSING or y is _MISSING:
+        raise ValueError("either both or neither of x and y should be given")
+    cond, xa, ya = np.asarray(condition), np.asarray(x), np.asarray(y)
+    dtype = _where_dtype(x, y, xa, ya)
+    numeric_cond = cond.dtype.kind in "biuf" or _known_dtype(cond.dtype)
+    if dtype is None or not numeric_cond or max(cond.ndim, xa.ndim, ya.ndim) > MAX_RANK:
+        return _numpy_where(condition, x, y, out)
+    if cond.dtype != np.bool_ and cond.dtype != np.uint8:  # clsel reads bool or uint8: nonzero as numpy says
+        cond = cond.astype(np.bool_)
+    xa, ya = xa.astype(dtype, copy=False), ya.astype(dtype, copy=False)  # numpy's casts, warnings and all
+    try:
+        return select(cond, xa, ya, cond_broadcast="bidirectional", device=device, out=out)
+    except ClselError as error:
+        if error.status != "CLSEL_ERROR_INVALID_SHAPE":
+            raise
+        return _numpy_where(condition, x, y, out)  # numpy's error for shapes it cannot broadcast
+
+
+def _numpy_where(condition, x, y, out):
+    result = np.where(condition, x, y)
+    if out is None:
+        return result
+    _check_out(out, result.shape, result.dtype)
+    out[...] = result
+    return out

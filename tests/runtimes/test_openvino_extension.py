@@ -261,3 +261,29 @@ def test_version_check_names_both_releases(monkeypatch):
     monkeypatch.setattr(ov, "__version__", "1999.1.0-0")
     with pytest.raises(clsel.openvino.ExtensionMismatch, match="1999.1.0"):
         clsel.openvino.extension_path()
+
+
+def test_concurrent_inferences(cores, tmp_path):
+    """Several infer requests at once (OpenVINO runs them on its own threads): each result
+    is its own inputs' numpy.where."""
+    with_clsel, _ = cores
+    path = str(tmp_path / "where_async.onnx")
+    where_model(path, TensorProto.FLOAT, ((64, 1, 256), (64, 32, 256), (256,)), 16)
+    compiled = with_clsel.compile_model(with_clsel.read_model(path), "CPU", F32)
+    rng = np.random.default_rng(11)
+    jobs = [{"c": rng.random((64, 1, 256)) < 0.5, "t": values(rng, (64, 32, 256), np.float32),
+             "e": values(rng, (256,), np.float32)} for _ in range(24)]
+    results = [None] * len(jobs)
+
+    def done(request, index):
+        results[index] = np.array(request.get_output_tensor(0).data, copy=True)
+
+    queue = ov.AsyncInferQueue(compiled, 4)
+    queue.set_callback(done)
+    before = clsel.openvino.evaluations()
+    for index, feeds in enumerate(jobs):
+        queue.start_async(feeds, index)
+    queue.wait_all()
+    assert clsel.openvino.evaluations() == before + len(jobs)
+    for feeds, got in zip(jobs, results):
+        assert np.array_equal(got, np.where(feeds["c"], feeds["t"], feeds["e"]))

@@ -266,27 +266,27 @@ static int choose_shuffle(cpu_gather_walk *g)
         runs[most + 1] = runs[most] * g->extent[most];
         ++most;
     }
-    int best = most; /* the most levels whose run the table can make */
-    while (best > g->run_levels && !build_shuffle(g, best, runs[best], 1, 0, &g->row)) --best;
-    if (best <= g->run_levels) return 0;
     /* Worth it where the walk it replaces does more than one store per 16 bytes: runs
-     * shorter than a piece, or a level of the run's copies (a tile rebuilt per index).
-     * Runs of 16-63 bytes stepping along the level above are one splat or copy each,
-     * cheaper than a piece per 16 bytes: i16 then [553655,7,1] against [7,13] ran at
-     * 2.5x the time shuffled. */
-    int copies_a_level = 0;
-    for (int level = g->run_levels; level < best; ++level) copies_a_level |= g->step[level] == 0;
-    if (g->run_bytes >= 16 && !copies_a_level) return 0;
+     * shorter than a piece, or a level of the run's copies (a tile rebuilt per index)
+     * among the levels the table would take. Runs of 16-63 bytes stepping along the
+     * level above are one splat or copy each, cheaper than a piece per 16 bytes: i16
+     * then [553655,7,1] against [7,13] ran at 2.5x the time shuffled. Checked before
+     * any table is built: the tables can take only levels below `most`. */
+    int first_copied = g->run_levels;
+    while (first_copied < most && g->step[first_copied] != 0) ++first_copied;
+    const int min_levels = g->run_bytes < 16 ? g->run_levels + 1 : first_copied + 1;
+    int best = most; /* the most levels whose run the table can make */
+    while (best >= min_levels && !build_shuffle(g, best, runs[best], 1, 0, &g->row)) --best;
+    if (best < min_levels) return 0;
     const int64_t run = runs[best];
     const int64_t step = best < g->levels ? g->step[best] : 0;
     int64_t rows = 1;
     while (rows * run % 16) ++rows; /* 16 / gcd(run, 16) */
-    g->group.rows = 0;
-    if (rows > 1 && step && !build_shuffle(g, best, run, rows, step, &g->group)) g->group.rows = 0;
+    g->group.rows = 0; /* build_shuffle sets it only where the windows fit */
+    if (rows > 1 && step) build_shuffle(g, best, run, rows, step, &g->group);
     g->row.advance = step;
     g->run_levels = best;
     g->run_bytes = (size_t)run;
-    g->run_copies = 1;
     g->shuffled = 1;
     return 1;
 }
@@ -348,10 +348,12 @@ void clsel_priv_cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *b,
     for (int level = g->run_levels + 1; level <= g->levels; ++level)
         g->size[level] = g->size[level - 1] * g->extent[level - 1];
     g->element = element;
-    g->runs = pick_run_loop(g->run_copies, element, g->run_bytes);
     if (g->shuffled) {
         g->runs = clsel_priv_cpu_avx2_shuffle_loop();
-    } else if (!clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU)) { /* the processor's own loops where it has them */
+        return;
+    }
+    g->runs = pick_run_loop(g->run_copies, element, g->run_bytes);
+    if (!clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU)) { /* the processor's own loops where it has them */
         run_loop fast = clsel_priv_cpu_avx2_run_loop(g);
         if (fast) g->runs = fast;
     }

@@ -65,9 +65,8 @@ clsel_dtype to_clsel(const ov::element::Type &type)
 clsel_shape to_clsel(const ov::Shape &shape)
 {
     clsel_shape out{};
-    out.rank = static_cast<int32_t>(shape.size());
+    out.rank = static_cast<int32_t>(shape.size()); // past CLSEL_MAX_RANK: clsel refuses it by rank
     for (size_t i = 0; i < shape.size() && i < CLSEL_MAX_RANK; ++i) out.dims[i] = static_cast<int64_t>(shape[i]);
-    if (shape.size() > CLSEL_MAX_RANK) out.rank = static_cast<int32_t>(shape.size()); // clsel refuses it by rank
     return out;
 }
 

@@ -11,6 +11,132 @@
  * a fill of the chosen input, which alone is read).
  */
 
+/* Periodic shuffles. A gathered input whose runs are short (an element repeated over a
+ * short dim, a short row tiled, both interleaved) costs a loop trip per run. But its
+ * element offsets over the block are periodic: with the block dims below L as one
+ * period and dim L as the row, offset(i + E) = offset(i) + step[L] (E elements per
+ * period), so a group of g periods (g the fewest whose bytes are whole 16-byte chunks)
+ * starts `advance` source bytes after the previous group and needs the same bytes,
+ * relative to its start, as every other group. When every 16-byte chunk of a group reads
+ * from a window of at most 16 source bytes, one load and one byte shuffle per chunk
+ * produce it: the table holds, per chunk, the window's first byte and the shuffle's
+ * control. Each work-item builds the table of each gathered input once, from the block
+ * walk it already has (host/plan/plan_blocks.c); kinds.s5 = 0 turns tables off (devices
+ * that limit a work-item's loops, cl_context.h). The CPU path's AVX2 gathers use the same
+ * idea (host/cpu/cpu_gather.c). */
+#define CLSEL_TABLE_CHUNKS 32
+/* A gather whose plain runs are at least this long moves whole runs already; so does
+ * one whose runs of at least 16 bytes move along the next dim (each a wide store or
+ * a few: i16 then [553655,7,1] under cond [7,13], runs of 26 bytes, ran 1.5x slower
+ * through a table). Runs shorter than 16 bytes, or repeated along the next dim (copied
+ * once per repeat), are what tables are for. */
+#define CLSEL_TABLE_RUN_BYTES 64
+
+typedef struct {
+    uint levels;  /* L: block dims inside one period; 0: no table */
+    uint chunks;  /* 16-byte chunks in one group */
+    uint advance; /* source bytes from one group to the next */
+    uint reach;   /* source bytes a group's windows span, from the group's first */
+    uint start[CLSEL_TABLE_CHUNKS];   /* per chunk: its window's first byte, from the group's */
+    uchar16 mask[CLSEL_TABLE_CHUNKS]; /* per chunk: each output byte's place in the window */
+} clsel_table;
+
+/* x86 CPU devices (PoCL) get the byte shuffle as one instruction; OpenCL's shuffle()
+ * compiles to a byte-by-byte loop there. Elsewhere shuffle() is the portable form. */
+#ifdef __SSSE3__
+#define CLSEL_SHUFFLE16(v, m) as_uchar16(__builtin_ia32_pshufb128(as_char16(v), as_char16(m)))
+#else
+#define CLSEL_SHUFFLE16(v, m) shuffle(v, m)
+#endif
+
+/* Builds an input's table (elements of w bytes, block dims ext/step): the largest L whose
+ * group fits CLSEL_TABLE_CHUNKS chunks and whose every chunk reads a 16-byte window. */
+void clsel_table_build(clsel_table *t, const uint *ext, const uint *step, uint levels, uint w)
+{
+    t->levels = 0;
+    uint run = 1, first = 0;
+    const int copies = levels > 0 && step[0] != 0;
+    while (first < levels && step[first] == (copies ? run : 0)) run *= ext[first++];
+    if (first >= levels || run * w >= CLSEL_TABLE_RUN_BYTES || (run * w >= 16 && step[first] != 0)) return;
+    for (uint L = levels - 1; L >= 1; --L) {
+        uint bytes = w;
+        for (uint l = 0; l < L && bytes <= CLSEL_TABLE_CHUNKS * 16; ++l) bytes *= ext[l];
+        uint g = 1;
+        while ((bytes * g) % 16) g *= 2;
+        const uint chunks = bytes * g / 16;
+        if (bytes > CLSEL_TABLE_CHUNKS * 16 || chunks > CLSEL_TABLE_CHUNKS) continue;
+        uint at[8] = {0, 0, 0, 0, 0, 0, 0, 0}, off = 0, fits = 1;
+        for (uint c = 0; c < chunks && fits; ++c) {
+            uint from[16], lo = ~0u, hi = 0;
+            for (uint b = 0; b < 16; b += w) {
+                from[b] = off * w;
+                lo = min(lo, off * w);
+                hi = max(hi, off * w + w - 1);
+                uint l = 0; /* the next element: inner dims as an odometer, then the row */
+                for (; l < L; ++l) {
+                    off += step[l];
+                    if (++at[l] < ext[l]) break;
+                    off -= step[l] * ext[l];
+                    at[l] = 0;
+                }
+                if (l == L) off += step[L];
+            }
+            fits = hi - lo < 16;
+            uchar m[16];
+            for (uint b = 0; b < 16; ++b) m[b] = (uchar)(from[b - b % w] - lo + b % w);
+            t->start[c] = lo;
+            t->mask[c] = vload16(0, m);
+        }
+        if (fits) {
+            t->reach = 0;
+            for (uint c = 0; c < chunks; ++c) t->reach = max(t->reach, t->start[c] + 16);
+            t->levels = L;
+            t->chunks = chunks;
+            t->advance = g * step[L] * w;
+            return;
+        }
+    }
+}
+
+/* 16 bytes at any address: a vstore16 of uchar becomes 16 byte stores on PoCL, a store
+ * through this type one unaligned vector store. */
+typedef uchar16 clsel_bytes16 __attribute__((aligned(1)));
+
+/* One row of a tabled gather: `bytes` bytes into d from s, of which `avail` source bytes
+ * may be read. The groups whose windows all lie inside `avail` run unchecked (a table of
+ * one chunk with its control in a register); a chunk near the input's last elements, and
+ * without SPILL a last partial chunk, are copied byte by byte from the same table. */
+#define CLSEL_TABLE_ROW(NAME, AS, SPILL)                                                              \
+    void NAME(AS uchar *d, global const uchar *s, const clsel_table *t, uint bytes, ulong avail)        \
+    {                                                                                                 \
+        const uint whole = SPILL ? (bytes + 15) / 16 : bytes / 16, per = t->chunks;                   \
+        const ulong safe = avail < t->reach ? 0 : t->advance ? (avail - t->reach) / t->advance + 1 : whole; \
+        uint c = 0;                                                                                   \
+        if (per == 1) {                                                                               \
+            const uchar16 m = t->mask[0];                                                             \
+            global const uchar *p = s + t->start[0];                                                  \
+            for (const uint n = (uint)min(safe, (ulong)whole); c < n; ++c)                            \
+                *(AS clsel_bytes16 *)(d + 16 * c) = CLSEL_SHUFFLE16(vload16(0, p + (ulong)c * t->advance), m); \
+        } else {                                                                                      \
+            for (ulong g = 0; g < safe && c < whole; ++g)                                             \
+                for (uint j = 0; j < per && c < whole; ++j, ++c)                                      \
+                    *(AS clsel_bytes16 *)(d + 16 * c) =                                               \
+                        CLSEL_SHUFFLE16(vload16(0, s + g * t->advance + t->start[j]), t->mask[j]);    \
+        }                                                                                             \
+        for (; c < whole; ++c) { /* then chunk by chunk while the windows fit */                      \
+            const ulong at = (ulong)(c / per) * t->advance + t->start[c % per];                       \
+            if (at + 16 > avail) break;                                                               \
+            *(AS clsel_bytes16 *)(d + 16 * c) = CLSEL_SHUFFLE16(vload16(0, s + at), t->mask[c % per]); \
+        }                                                                                             \
+        for (uint b = c * 16; b < bytes; ++b) {                                                       \
+            const uint chunk = b / 16 % per;                                                          \
+            const uchar *m = (const uchar *)&t->mask[chunk];                                          \
+            d[b] = s[(ulong)(b / (per * 16)) * t->advance + t->start[chunk] + m[b % 16]];             \
+        }                                                                                             \
+    }
+CLSEL_TABLE_ROW(clsel_table_row_local, local, 1)
+CLSEL_TABLE_ROW(clsel_table_row_global, global, 0)
+
 /* Where a block element of input X comes from: 1 a run at p (pointer advanced to the
  * block), 0 the local buffer b. */
 #define CLSEL_SRC_1(p, b, i) p[i]
@@ -38,8 +164,12 @@
         for (uint i = 0; i < reps; ++i) ((local ulong *)d)[i] = x;                                    \
     }
 
-#define CLSEL_GATHER(NAME, AS, T, N, SPILL)                                                         \
-    void NAME(AS T *dst, global const T *src, const uint *ext, const uint *step, uint levels)          \
+#define CLSEL_TABLE_ROW_1(d, s, tab, bytes, avail) clsel_table_row_local((local uchar *)(d), s, tab, bytes, avail)
+#define CLSEL_TABLE_ROW_0(d, s, tab, bytes, avail) clsel_table_row_global((global uchar *)(d), s, tab, bytes, avail)
+
+#define CLSEL_GATHER(NAME, AS, T, N, SPILL, TABLED)                                                 \
+    void NAME(AS T *dst, global const T *src, const uint *ext, const uint *step, uint levels,         \
+              const clsel_table *tab, uint avail)                                                    \
     {                                                                                                 \
         uint run = 1, first = 0;                                                                      \
         int copies = levels > 0 && step[0] != 0;                                                      \
@@ -54,14 +184,24 @@
             copies = 0;                                                                               \
         }                                                                                             \
         run *= reps;                                                                                  \
-        const uint across = first < levels ? ext[first] : 1, st = first < levels ? step[first] : 0;  \
+        /* With a table, a run is a row: the dims of a period and the row dim (tab->levels). */     \
+        const int tabled = TABLED;                                                                    \
+        if (tabled) {                                                                                 \
+            for (run = 1, first = 0; first <= tab->levels; ++first) run *= ext[first];                \
+            copies = 0;                                                                               \
+        }                                                                                             \
+        const uint across = first < levels ? ext[first] : 1;                                          \
+        const uint st = first < levels && !tabled ? step[first] : 0;                                  \
         const uint runs = st ? across : 1;                                                            \
         uint at[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                        \
         uint from = 0;                                                                                \
         for (AS T *d = dst;;) {                                                                       \
             global const T *s = src + from;                                                           \
             for (uint r = 0; r < runs; ++r, s += st, d += run) {                                      \
-                if (copies) {                                                                         \
+                if (tabled) {                                                                         \
+                    CLSEL_TABLE_ROW_##SPILL(d, (global const uchar *)s, tab, run * (uint)sizeof(T),   \
+                                            (ulong)(avail - from) * sizeof(T));                       \
+                } else if (copies) {                                                                  \
                     for (uint i = 0; i < run; ++i) d[i] = s[i];                                       \
                 } else if (wide) {                                                                    \
                     CLSEL_WIDE_FILL_##SPILL                                                           \
@@ -101,14 +241,17 @@
         }                                                                                             \
     }
 
-CLSEL_GATHER(clsel_gather_w1, local, uchar, 16, 1)
-CLSEL_GATHER(clsel_gather_w2, local, ushort, 8, 1)
-CLSEL_GATHER(clsel_gather_w4, local, uint, 4, 1)
-CLSEL_GATHER(clsel_gather_w8, local, ulong, 2, 1)
-CLSEL_GATHER(clsel_gather_out_w1, global, uchar, 16, 0)
-CLSEL_GATHER(clsel_gather_out_w2, global, ushort, 8, 0)
-CLSEL_GATHER(clsel_gather_out_w4, global, uint, 4, 0)
-CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
+/* Each gather twice: plain, and through the input's table (its own function, so that
+ * the plain one compiles as it would without tables). */
+#define CLSEL_GATHERS(W, T, N)                                           \
+    CLSEL_GATHER(clsel_gather_w##W, local, T, N, 1, 0)                   \
+    CLSEL_GATHER(clsel_gather_w##W##_tab, local, T, N, 1, 1)             \
+    CLSEL_GATHER(clsel_gather_out_w##W, global, T, N, 0, 0)              \
+    CLSEL_GATHER(clsel_gather_out_w##W##_tab, global, T, N, 0, 1)
+CLSEL_GATHERS(1, uchar, 16)
+CLSEL_GATHERS(2, ushort, 8)
+CLSEL_GATHERS(4, uint, 4)
+CLSEL_GATHERS(8, ulong, 2)
 
 /* The walk (host/plan/plan_blocks.c), as kernel arguments (uint16 each, two uint8 halves):
  *   blk      lo: extents of the block dims, innermost first (dims below `inner`, then
@@ -124,7 +267,8 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
  *            blocks per work-item
  *   kinds    s0-s2: how cond, then, else are read (0 run, 1 fixed, 2 pattern), s3 the
  *            block elements of one index of the split dim, s4 bytes of local memory
- *            per buffer (scratch holds three) */
+ *            per buffer (scratch holds three), s5 1 where patterns may use periodic
+ *            shuffle tables */
 /* A work-item's walk: blocks [first, last) in the block order; per block, its tensors'
  * element offsets and its split-dim extent; per gathered input, what its local buffer
  * holds (offset, split). */
@@ -155,9 +299,23 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
         oe += at[l] * ste[l];                                                                    \
         oo += at[l] * sto[l];                                                                    \
     }                                                                                            \
+    /* each input's last element the piece reads, and its periodic shuffle table */             \
+    uint mc = 0, mt = 0, me = 0;                                                                 \
+    for (uint l = 0; l < levels; ++l)                                                            \
+        mc += (ext[l] - 1) * stc[l], mt += (ext[l] - 1) * stt[l], me += (ext[l] - 1) * ste[l];   \
+    for (uint d = 0; d < nbd; ++d) {                                                             \
+        const uint e = (d == split_dim ? geom.s5 : bd[d]) - 1;                                   \
+        mc += e * bsc[d], mt += e * bst[d], me += e * bse[d];                                    \
+    }                                                                                            \
+    clsel_table tc, tt, te;                                                                      \
+    tc.levels = tt.levels = te.levels = 0;                                                       \
+    if (kinds.s5 && kinds.s0 == 2) clsel_table_build(&tc, bd, bsc, nbd, 1);                      \
+    if (kinds.s5 && kinds.s1 == 2) clsel_table_build(&tt, bd, bst, nbd, sizeof(clsel_elem));     \
+    if (kinds.s5 && kinds.s2 == 2) clsel_table_build(&te, bd, bse, nbd, sizeof(clsel_elem));     \
     local uchar *bc = scratch;                                                                   \
     uint have_c = ~0u, have_t = ~0u, have_e = ~0u, split_c = 0, split_t = 0, split_e = 0;          \
-    (void)have_c, (void)have_t, (void)have_e, (void)split_c, (void)split_t, (void)split_e, (void)bc;
+    (void)have_c, (void)have_t, (void)have_e, (void)split_c, (void)split_t, (void)split_e, (void)bc; \
+    (void)mc, (void)mt, (void)me;
 
 #define CLSEL_WALK_BLOCK                                                                          \
     const uint split = chunk < 8 && at[chunk] == ext[chunk] - 1 ? geom.s5 : geom.s4;             \
@@ -177,13 +335,16 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
 
 /* Makes an input's local buffer hold the block's elements: a gather for a pattern, a
  * fill for one element (kind 1), nothing when it already does. */
-#define CLSEL_FILL_LOCAL(GATHER, T, buf, src, off, kind, strides, have, have_split)                \
+#define CLSEL_FILL_LOCAL(GATHER, T, buf, src, off, kind, strides, have, have_split, tab, last)    \
     if (have != off || have_split < split) {                                                     \
         if (kind == 1) {                                                                         \
             const T v = src[off];                                                                \
             for (uint i = 0; i < n; ++i) buf[i] = v;                                             \
         } else {                                                                                 \
-            GATHER(buf, src + off, bd, strides, nbd);                                            \
+            if (tab.levels)                                                                      \
+                GATHER##_tab(buf, src + off, bd, strides, nbd, &tab, last - off + 1);            \
+            else                                                                                 \
+                GATHER(buf, src + off, bd, strides, nbd, &tab, last - off + 1);                  \
         }                                                                                        \
         have = off;                                                                              \
         have_split = split;                                                                      \
@@ -198,9 +359,9 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
         (void)bt, (void)be;                                                                      \
         for (uint b = first; b < last; ++b) {                                                    \
             CLSEL_WALK_BLOCK                                                                     \
-            CLSEL_LOCAL_##C(clsel_gather_w1, uchar, bc, cond, oc, kinds.s0, bsc, have_c, split_c)  \
-            CLSEL_LOCAL_##TT(clsel_gather_w##W, T, bt, then_, ot, kinds.s1, bst, have_t, split_t)  \
-            CLSEL_LOCAL_##E(clsel_gather_w##W, T, be, else_, oe, kinds.s2, bse, have_e, split_e)   \
+            CLSEL_LOCAL_##C(clsel_gather_w1, uchar, bc, cond, oc, kinds.s0, bsc, have_c, split_c, tc, mc) \
+            CLSEL_LOCAL_##TT(clsel_gather_w##W, T, bt, then_, ot, kinds.s1, bst, have_t, split_t, tt, mt) \
+            CLSEL_LOCAL_##E(clsel_gather_w##W, T, be, else_, oe, kinds.s2, bse, have_e, split_e, te, me)  \
             global const uchar *pc = cond + oc;                                                  \
             global const T *pt = then_ + ot, *pe = else_ + oe;                                   \
             global T *po = out + oo;                                                             \
@@ -214,7 +375,7 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
             CLSEL_WALK_NEXT                                                                      \
         }                                                                                        \
     }
-#define CLSEL_LOCAL_1(GATHER, T, buf, src, off, kind, strides, have, have_split)
+#define CLSEL_LOCAL_1(GATHER, T, buf, src, off, kind, strides, have, have_split, tab, last)
 #define CLSEL_LOCAL_0 CLSEL_FILL_LOCAL
 
 /* cond one element per block: a copy (or fill) of the chosen input. */
@@ -236,12 +397,18 @@ CLSEL_GATHER(clsel_gather_out_w8, global, ulong, 2, 0)
                 for (uint i = 0; i < n; ++i) po[i] = v;                                          \
             } else if ((take_then ? stt[0] : ste[0]) != 0) {                                    \
                 /* the pattern moves with the next block: straight into the output */            \
-                clsel_gather_out_w##W(po, take_then ? then_ + ot : else_ + oe, bd, take_then ? bst : bse, nbd); \
+                global const T *s = take_then ? then_ + ot : else_ + oe;                         \
+                const uint *str = take_then ? bst : bse, left = take_then ? mt - ot + 1 : me - oe + 1; \
+                const clsel_table *tab = take_then ? &tt : &te;                                  \
+                if (tab->levels)                                                                 \
+                    clsel_gather_out_w##W##_tab(po, s, bd, str, nbd, tab, left);                 \
+                else                                                                             \
+                    clsel_gather_out_w##W(po, s, bd, str, nbd, tab, left);                       \
             } else if (take_then) { /* the next blocks read it again: keep it */                 \
-                CLSEL_FILL_LOCAL(clsel_gather_w##W, T, bt, then_, ot, 2, bst, have_t, split_t)   \
+                CLSEL_FILL_LOCAL(clsel_gather_w##W, T, bt, then_, ot, 2, bst, have_t, split_t, tt, mt) \
                 for (uint i = 0; i < n; ++i) po[i] = bt[i];                                      \
             } else {                                                                             \
-                CLSEL_FILL_LOCAL(clsel_gather_w##W, T, be, else_, oe, 2, bse, have_e, split_e)   \
+                CLSEL_FILL_LOCAL(clsel_gather_w##W, T, be, else_, oe, 2, bse, have_e, split_e, te, me) \
                 for (uint i = 0; i < n; ++i) po[i] = be[i];                                      \
             }                                                                                    \
             CLSEL_WALK_NEXT                                                                      \

@@ -78,6 +78,9 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     static const long rows[] = {2, 4, 9, 32, 1 << 20};
     clsel_priv_knob_set(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS, blocks[rng_below(r, sizeof blocks / sizeof blocks[0])]);
     clsel_priv_knob_set(CLSEL_PRIV_KNOB_LONG_ROW, rows[rng_below(r, sizeof rows / sizeof rows[0])]);
+    /* The OpenCL blocks family's plain gathers now and then, its periodic shuffle tables
+     * otherwise (where the device allows them). */
+    clsel_priv_knob_set(CLSEL_PRIV_KNOB_CL_PLAIN_GATHERS, rng_below(r, 4) == 0);
 #endif
     CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.got));
     char text[512];

@@ -27,6 +27,9 @@ typedef enum clsel_priv_knob {
      * host memory (a discrete GPU) and measures whether runs pay there
      * (runtime_calibrate.c), also on a CPU device. */
     CLSEL_PRIV_KNOB_HOST_AS_DISCRETE,
+    /* Nonzero: the OpenCL blocks family gathers every pattern element by element, never
+     * through a periodic shuffle table (cl/select_blocks.cl). */
+    CLSEL_PRIV_KNOB_CL_PLAIN_GATHERS,
     CLSEL_PRIV_KNOBS
 } clsel_priv_knob;
 

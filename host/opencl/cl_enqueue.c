@@ -96,7 +96,10 @@ static cl_int launch_blocks(const clsel_cl_context *ctx, const kernel_program *k
     const uint64_t walk[8] = {(uint64_t)dims, (uint64_t)b.levels, b.chunk_level < 0 ? 8 : (uint64_t)b.chunk_level,
                               b.inner < piece->rank ? (uint64_t)b.inner : 8, (uint64_t)b.split,
                               (uint64_t)b.last_split, (uint64_t)b.count, per_item};
-    const uint64_t how[8] = {b.access[0], b.access[1], b.access[2], (uint64_t)b.inner_elements, buffer, 0, 0, 0};
+    /* periodic shuffle tables, unless the device limits a work-item's loops (building a
+     * table takes hundreds) */
+    const uint64_t tables = !ctx->max_item_loops && !clsel_priv_knob_get(CLSEL_PRIV_KNOB_CL_PLAIN_GATHERS);
+    const uint64_t how[8] = {b.access[0], b.access[1], b.access[2], (uint64_t)b.inner_elements, buffer, tables, 0, 0};
     memcpy(geom, walk, sizeof geom);
     memcpy(kinds, how, sizeof kinds);
     cl_uint16 blk, strides, lev, steps, geo;

@@ -77,8 +77,9 @@ public:
     Select() = default;
     Select(const ov::Output<ov::Node> &cond, const ov::Output<ov::Node> &then_value,
            const ov::Output<ov::Node> &else_value,
-           const ov::op::AutoBroadcastSpec &auto_broadcast = ov::op::AutoBroadcastType::NUMPY)
-        : Op({cond, then_value, else_value}), m_auto_broadcast(auto_broadcast)
+           const ov::op::AutoBroadcastSpec &auto_broadcast = ov::op::AutoBroadcastType::NUMPY,
+           const std::string &cond_broadcast = "bidirectional")
+        : Op({cond, then_value, else_value}), m_auto_broadcast(auto_broadcast), m_cond_broadcast(cond_broadcast)
     {
         constructor_validate_and_infer_types();
     }
@@ -91,10 +92,15 @@ public:
     }
 
     // As OpenVINO's Select-1: cond boolean, then and else one element type, the output
-    // shape merged by the broadcast rule (numpy merges cond two ways, as OpenVINO's own
-    // Select and ONNX Where do).
+    // shape merged by the broadcast rule. numpy merges cond two ways, as OpenVINO's own
+    // Select and ONNX Where do, unless the attribute cond_broadcast is "one-way" (the
+    // Select-1 rule clsel applies by default): then cond must broadcast into the shape of
+    // then and else and never enlarges it.
     void validate_and_infer_types() override
     {
+        NODE_VALIDATION_CHECK(this, m_cond_broadcast == "bidirectional" || m_cond_broadcast == "one-way",
+                              "clsel Select: cond_broadcast must be \"bidirectional\" or \"one-way\", not \"",
+                              m_cond_broadcast, "\"");
         NODE_VALIDATION_CHECK(this, cond_type_ok(get_input_element_type(0)),
                               "clsel Select: cond must be boolean, not ", get_input_element_type(0));
         ov::element::Type type;
@@ -115,21 +121,28 @@ public:
             NODE_VALIDATION_CHECK(this, ov::PartialShape::broadcast_merge_into(shape, get_input_partial_shape(1), m_auto_broadcast),
                                   "clsel Select: then and else do not broadcast together");
         }
-        if (kind != ov::op::AutoBroadcastType::NONE)
-            NODE_VALIDATION_CHECK(this, ov::PartialShape::broadcast_merge_into(shape, get_input_partial_shape(0), m_auto_broadcast),
+        if (kind != ov::op::AutoBroadcastType::NONE) {
+            ov::PartialShape merged = shape;
+            NODE_VALIDATION_CHECK(this, ov::PartialShape::broadcast_merge_into(merged, get_input_partial_shape(0), m_auto_broadcast),
                                   "clsel Select: cond does not broadcast with the values");
+            NODE_VALIDATION_CHECK(this, !one_way() || merged.compatible(shape), "clsel Select: cond ",
+                                  get_input_partial_shape(0), " would enlarge the values' shape ", shape,
+                                  " (cond_broadcast \"one-way\")");
+            if (!one_way()) shape = merged;
+        }
         set_output_type(0, type, shape);
     }
 
     std::shared_ptr<ov::Node> clone_with_new_inputs(const ov::OutputVector &inputs) const override
     {
         check_new_args_count(this, inputs);
-        return std::make_shared<Select>(inputs.at(0), inputs.at(1), inputs.at(2), m_auto_broadcast);
+        return std::make_shared<Select>(inputs.at(0), inputs.at(1), inputs.at(2), m_auto_broadcast, m_cond_broadcast);
     }
 
     bool visit_attributes(ov::AttributeVisitor &visitor) override
     {
         visitor.on_attribute("auto_broadcast", m_auto_broadcast);
+        visitor.on_attribute("cond_broadcast", m_cond_broadcast);
         return true;
     }
 
@@ -148,7 +161,7 @@ public:
                           : kind == ov::op::AutoBroadcastType::NONE ? CLSEL_BROADCAST_NONE
                                                                     : CLSEL_BROADCAST_NUMPY;
         attrs.axis = m_auto_broadcast.m_axis;
-        attrs.cond_broadcast = CLSEL_COND_BIDIRECTIONAL;
+        attrs.cond_broadcast = one_way() ? CLSEL_COND_ONE_WAY : CLSEL_COND_BIDIRECTIONAL;
         clsel_plan *plan = nullptr;
         if (clsel_plan_create(dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan) != CLSEL_SUCCESS) return false;
         const clsel_shape *out_shape = clsel_plan_output_shape(plan);
@@ -163,6 +176,7 @@ public:
     }
 
     const ov::op::AutoBroadcastSpec &get_auto_broadcast() const { return m_auto_broadcast; }
+    bool one_way() const { return m_cond_broadcast == "one-way"; }
 
     // Bounds, for OpenVINO's shape and value propagation (a Select of shape arithmetic
     // on dynamic shapes): where cond's value is known, each bound is the Select of the
@@ -186,6 +200,7 @@ private:
     }
 
     ov::op::AutoBroadcastSpec m_auto_broadcast{ov::op::AutoBroadcastType::NUMPY};
+    std::string m_cond_broadcast{"bidirectional"};
 };
 
 } // namespace clsel_ov

@@ -239,6 +239,47 @@ def test_in_memory_select_replaced(cores, mode):
         assert np.array_equal(got, np.where(*feeds))
 
 
+def clsel_select(inputs, attributes):
+    """clsel's op made directly, with the given attributes."""
+    from openvino.utils.node_factory import NodeFactory
+
+    factory = NodeFactory()
+    factory.add_extension(clsel.openvino.extension_path())
+    return factory.create("Select", inputs, attributes)
+
+
+def test_cond_rules(cores, tmp_path):
+    """The op's attribute cond_broadcast: "bidirectional" (the default, as ONNX Where and
+    OpenVINO's Select merge cond) or "one-way" (Select-1's rule: cond never enlarges the
+    values' shape), kept through IR; a cond that would enlarge it is refused by name."""
+    with_clsel, _ = cores
+    rng = np.random.default_rng(11)
+
+    def params(cond_shape):
+        return [ov.op.Parameter(t, ov.PartialShape(list(s))) for t, s in
+                zip((ov.Type.boolean, ov.Type.f32, ov.Type.f32), (cond_shape, (3, 4), (4,)))]
+
+    for rule in ("one-way", "bidirectional"):
+        p = params((4,))
+        model = ov.Model([clsel_select(p, {"auto_broadcast": "numpy", "cond_broadcast": rule})], p)
+        path = str(tmp_path / f"{rule}.xml")
+        ov.save_model(model, path)
+        read = with_clsel.read_model(path)
+        (node,) = [n for n in read.get_ops() if n.get_type_name() == "Select"]
+        assert node.get_attributes()["cond_broadcast"] == rule
+        feeds = [rng.random(4) < 0.5, values(rng, (3, 4), np.float32), values(rng, (4,), np.float32)]
+        got = np.array(with_clsel.compile_model(read, "CPU", F32)(feeds)[0])
+        assert np.array_equal(got, np.where(*feeds))
+
+    p = params((2, 1, 4))  # cond enlarges [3,4] to [2,3,4]: two-way only
+    node = clsel_select(p, {"auto_broadcast": "numpy"})
+    assert list(node.get_output_partial_shape(0).to_shape()) == [2, 3, 4]
+    with pytest.raises(Exception, match="would enlarge"):
+        clsel_select(params((2, 1, 4)), {"auto_broadcast": "numpy", "cond_broadcast": "one-way"})
+    with pytest.raises(Exception, match="sideways"):
+        clsel_select(params((4,)), {"auto_broadcast": "numpy", "cond_broadcast": "sideways"})
+
+
 def test_ir_round_trip(cores, tmp_path):
     """A model saved with clsel's op reads back with it (OpExtension), attributes kept."""
     from openvino import opset1

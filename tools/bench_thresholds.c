@@ -2,9 +2,9 @@
  * two size thresholds, so that they can be checked on any machine:
  *  - the runtime (clsel_runtime_run on host memory) against the CPU path, by size: where
  *    the OpenCL round trip (buffers, upload, launch, download) starts to pay, and how
- *    much its fixed cost is (host/runtime_run.c, RUNTIME_CPU_BELOW_BYTES);
+ *    much its fixed cost is (CLSEL_RUNTIME_MIN_DEVICE_BYTES in include/clsel.h);
  *  - the CPU path on one thread against N library threads, by size
- *    (host/cpu_parallel.c, THREADS_MIN_BYTES);
+ *    (host/cpu/cpu_parallel.c, THREADS_MIN_BYTES);
  *  - at full size, one run past the device's allocation limit: the runtime's chunked
  *    path against the CPU path;
  *  - beside them, the runtime as a user gets it (CLSEL_DEVICE_AUTO, every default), which

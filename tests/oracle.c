@@ -44,7 +44,7 @@ static int pdpd_start(const oracle_case *c, const clsel_shape *x, int *start, in
     int64_t a = c->axis == -1 ? t->rank - x->rank : c->axis;
     int k = x->rank;
     while (k > 0 && x->dims[k - 1] == 1) --k;
-    if (c->axis < -1 || a + k > t->rank) return 0;
+    if (c->axis < -1 || a > (int64_t)t->rank - k) return 0; /* not a + k: axis may be near INT64_MAX */
     for (int i = 0; i < k; ++i)
         if (x->dims[i] != 1 && x->dims[i] != t->dims[a + i]) return 0;
     *start = (int)a;

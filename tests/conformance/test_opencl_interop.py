@@ -85,13 +85,13 @@ def test_errors(queue):
     assert pool.get().tolist() == list(range(8))  # the refused overlapping call wrote nothing
 
 
-def test_readme_example(queue, capsys):
-    """The README's PyOpenCL example, as printed there."""
+def test_python_doc_example(queue, capsys):
+    """docs/python.md's PyOpenCL example, as printed there."""
     import os
     import re
 
-    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md")).read()
-    block = re.search(r"<!-- run by tests/conformance/test_opencl_interop.py -->\n```python\n(.*?)```", readme,
+    page = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")).read()
+    block = re.search(r"<!-- run by tests/conformance/test_opencl_interop.py -->\n```python\n(.*?)```", page,
                       re.S).group(1)
-    exec(compile(block, "README.md", "exec"), {})
+    exec(compile(block, "docs/python.md", "exec"), {})
     assert capsys.readouterr().out.strip() == "[ 2. -1.  4.]"

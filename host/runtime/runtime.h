@@ -35,10 +35,6 @@ struct clsel_runtime {
  * first call measures both paths once (runtime_calibrate.c). Thread-safe. */
 int clsel_priv_runtime_device_pays(clsel_runtime *rt);
 
-/* Runs the plan on the CPU path with the runtime's threads. */
-clsel_status clsel_priv_runtime_run_cpu(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
-                                        void *out);
-
 /* The most bytes of one tensor the runtime puts in one device buffer: a chunk's size,
  * within the device's allocation limit and the caller's bound. */
 uint64_t clsel_priv_runtime_chunk_bytes(const clsel_runtime *rt);
@@ -56,16 +52,5 @@ int clsel_priv_runtime_can_share(const clsel_runtime *rt, const clsel_plan *plan
 /* clsel_runtime_run on such a device without copies; *rescued as for the chunked run. */
 clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
                                            void *out, int *rescued);
-
-/* Returns once `queue` can no longer touch the caller's memory, also when the device is
- * failing: clFinish, or if that fails, `last` (the queue's last command that touches
- * it; earlier ones are done when it is, the queue being in order) waited for or polled
- * until complete or terminated. Returns clFinish's code. */
-cl_int clsel_priv_runtime_drain(const clsel_runtime *rt, cl_command_queue queue, cl_event last);
-
-/* After a device failure (clsel_last_error holds it): the whole run on the CPU path;
- * on success the device's message stays readable, marked as rescued. */
-clsel_status clsel_priv_runtime_rescue(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
-                                       void *out);
 
 #endif

@@ -21,6 +21,7 @@
 #include "common/tuning.h"
 #include "plan/plan.h"
 #include "runtime/runtime.h"
+#include "runtime/runtime_fallback.h"
 
 /* 8M elements: 32 MiB moved per run, past every cache, a few milliseconds per run. */
 #define CALIBRATION_ELEMENTS ((int64_t)8 << 20)

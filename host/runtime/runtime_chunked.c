@@ -5,12 +5,10 @@
  * queues and two sets of buffers so that one chunk's transfers can overlap the other's
  * kernel on devices that copy and compute at once. If the device fails part-way, the run is finished on the CPU path:
  * the caller gets the right result rather than half of one. */
-#include <stdio.h>
-
 #include "common/error.h"
-#include "cpu/select_cpu.h"
 #include "plan/plan_chunk.h"
 #include "runtime/runtime.h"
+#include "runtime/runtime_fallback.h"
 
 /* Chunk outputs of at most this many bytes (and at most 1/16 of the device's memory,
  * for two sets of a chunk's four tensors beside whatever else lives there). Small
@@ -47,32 +45,6 @@ static void note_transfer(chunk_run *run, int set, cl_event event)
 {
     if (run->host_last[set]) run->rt->cl->clReleaseEvent(run->host_last[set]);
     run->host_last[set] = event;
-}
-
-cl_int clsel_priv_runtime_drain(const clsel_runtime *rt, cl_command_queue queue, cl_event last)
-{
-    const clsel_cl_api *cl = rt->cl;
-    const cl_int err = cl->clFinish(queue);
-    if (err == CL_SUCCESS || !last || cl->clWaitForEvents(1, &last) == CL_SUCCESS) return err;
-    for (int tries = 0; tries < 1000000; ++tries) {
-        cl_int status = CL_COMPLETE;
-        if (cl->clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) == CL_SUCCESS &&
-            status <= CL_COMPLETE)
-            break; /* complete, or terminated with an error: it will not run any more */
-        if (cl->clFinish(queue) == CL_SUCCESS) break;
-    }
-    return err;
-}
-
-clsel_status clsel_priv_runtime_rescue(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
-                                       void *out)
-{
-    char device_failure[1024];
-    snprintf(device_failure, sizeof device_failure, "%s", clsel_last_error());
-    clsel_status st = clsel_priv_runtime_run_cpu(rt, plan, in, out);
-    if (st == CLSEL_SUCCESS) /* the caller can still read what went wrong on the device */
-        clsel_priv_fail(CLSEL_ERROR_OPENCL, "%s (the run was finished on the CPU path)", device_failure);
-    return st;
 }
 
 static cl_int make_set(chunk_run *run, int set)

@@ -6,6 +6,7 @@
 #include "cpu/select_cpu.h"
 #include "plan/plan.h"
 #include "runtime/runtime.h"
+#include "runtime/runtime_fallback.h"
 
 /* Where this thread's last clsel_runtime_run ran (clsel_runtime_last_run_path). */
 static _Thread_local clsel_run_path last_path = CLSEL_RUN_NONE;
@@ -26,14 +27,6 @@ clsel_status clsel_runtime_set_cpu_threads(clsel_runtime *rt, int32_t threads)
                                (int)threads);
     rt->cpu_threads = threads;
     return CLSEL_SUCCESS;
-}
-
-clsel_status clsel_priv_runtime_run_cpu(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
-                                        void *out)
-{
-    clsel_cpu_options options = clsel_cpu_options_default();
-    options.threads = rt->cpu_threads ? rt->cpu_threads : clsel_priv_cpu_cores();
-    return clsel_plan_run_cpu_options(plan, in[0], in[1], in[2], out, &options);
 }
 
 clsel_status clsel_runtime_set_zero_copy(clsel_runtime *rt, int enabled)

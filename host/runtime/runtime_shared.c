@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "plan/plan.h"
 #include "runtime/runtime.h"
+#include "runtime/runtime_fallback.h"
 
 int clsel_priv_runtime_can_share(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
                                  const void *out)

@@ -135,14 +135,3 @@ void clsel_runtime_destroy(clsel_runtime *rt)
     if (rt->lock_ready) clsel_mutex_destroy(&rt->calibration_lock);
     clsel_priv_free(rt);
 }
-
-clsel_device clsel_runtime_device(const clsel_runtime *rt) { return rt ? rt->kind : CLSEL_DEVICE_CPU; }
-
-const char *clsel_runtime_device_name(const clsel_runtime *rt) { return rt ? rt->name : "cpu"; }
-
-const char *clsel_runtime_fallback_reason(const clsel_runtime *rt)
-{
-    return rt ? rt->fallback_reason : "";
-}
-
-cl_device_id clsel_runtime_cl_device(const clsel_runtime *rt) { return rt ? rt->device : NULL; }

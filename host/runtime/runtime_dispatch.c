@@ -1,7 +1,10 @@
-/* runtime_run.c - clsel_runtime_run: host memory in, host memory out, on the CPU path
- * for small runs (and, under AUTO, on a device that does not share host memory and was
- * measured slower than the CPU path: runtime_calibrate.c), otherwise on the runtime's
- * device (runtime_shared.c, runtime_chunked.c). */
+/* runtime_dispatch.c - clsel_runtime_run, the dispatcher over the runtime's leaves:
+ * host memory in, host memory out, on the CPU path (runtime_fallback.c) for small runs
+ * (and, under AUTO, on a device that does not share host memory and was measured slower
+ * than the CPU path: runtime_calibrate.c), otherwise on the runtime's device, in place
+ * (runtime_shared.c) or copied in chunks (runtime_chunked.c). It only chooses: each
+ * leaf finishes the run, a device path rescuing itself on the CPU path if the device
+ * fails part-way, and no leaf calls back here. */
 #include "common/error.h"
 #include "cpu/select_cpu.h"
 #include "plan/plan.h"
@@ -10,38 +13,6 @@
 
 /* Where this thread's last clsel_runtime_run ran (clsel_runtime_last_run_path). */
 static _Thread_local clsel_run_path last_path = CLSEL_RUN_NONE;
-
-clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t bytes)
-{
-    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_min_device_bytes: rt is NULL");
-    rt->min_device_bytes = bytes;
-    rt->threshold_chosen = 1; /* the caller decides where runs go: no measurement (runtime_calibrate.c) */
-    return CLSEL_SUCCESS;
-}
-
-clsel_status clsel_runtime_set_cpu_threads(clsel_runtime *rt, int32_t threads)
-{
-    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_cpu_threads: rt is NULL");
-    if (threads < 0)
-        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_cpu_threads: threads is %d (must be >= 0)",
-                               (int)threads);
-    rt->cpu_threads = threads;
-    return CLSEL_SUCCESS;
-}
-
-clsel_status clsel_runtime_set_zero_copy(clsel_runtime *rt, int enabled)
-{
-    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_zero_copy: rt is NULL");
-    rt->copy_only = !enabled;
-    return CLSEL_SUCCESS;
-}
-
-clsel_status clsel_runtime_set_chunk_bytes(clsel_runtime *rt, uint64_t bytes)
-{
-    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_chunk_bytes: rt is NULL");
-    rt->chunk_bytes = bytes;
-    return CLSEL_SUCCESS;
-}
 
 clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
                                const void *then_data, const void *else_data, void *out)

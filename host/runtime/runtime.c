@@ -1,5 +1,6 @@
-/* runtime.c - clsel_runtime: picks an OpenCL device (or the CPU path) and runs plans on
- * host memory there. */
+/* runtime.c - clsel_runtime_create and clsel_runtime_destroy: picks an OpenCL device (or
+ * the CPU path) and opens it, or closes it. Beside the dispatcher (runtime_dispatch.c)
+ * and its leaves, not among them: a run only reads what this chose. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,16 @@
-/* runtime.h - the clsel_runtime object, shared by its device choice (runtime.c) and its
- * host-memory runs (runtime_run.c). */
+/* runtime.h - the clsel_runtime object, which every file of host/runtime reads. The
+ * runtime is a dispatcher over leaves, every call going down the list, none back up:
+ *
+ *   runtime.c            clsel_runtime_create and _destroy: the device (or the CPU path)
+ *   runtime_accessors.c  the public getters and setters of a runtime
+ *   runtime_dispatch.c   clsel_runtime_run: the CPU path, or a device path, for each run
+ *   runtime_calibrate.c    whether the device pays, under AUTO on a discrete device
+ *   runtime_shared.c       the device path in the caller's memory, in place
+ *   runtime_chunked.c      the device path that copies in chunks
+ *   runtime_fallback.c       the CPU path; a failing device path's drain and rescue
+ *
+ * The dispatcher reaches the three middle leaves through runtime_device_paths.h, and
+ * it and they reach the bottom leaf through runtime_fallback.h. */
 #ifndef CLSEL_HOST_RUNTIME_H
 #define CLSEL_HOST_RUNTIME_H
 
@@ -29,28 +40,5 @@ struct clsel_runtime {
     clsel_mutex calibration_lock;
     int lock_ready;
 };
-
-/* Whether a run of host memory that is big enough for the device should go there: always,
- * unless the runtime is AUTO's on a device that does not work in host memory, where the
- * first call measures both paths once (runtime_calibrate.c). Thread-safe. */
-int clsel_priv_runtime_device_pays(clsel_runtime *rt);
-
-/* The most bytes of one tensor the runtime puts in one device buffer: a chunk's size,
- * within the device's allocation limit and the caller's bound. */
-uint64_t clsel_priv_runtime_chunk_bytes(const clsel_runtime *rt);
-
-/* clsel_runtime_run on the device by copying: in chunks (runtime_chunked.c). *rescued
- * is set to 1 when the device failed part-way and the CPU path did the run. */
-clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
-                                            void *out, int *rescued);
-
-/* Whether the run can work in the caller's memory in place (runtime_shared.c): the device
- * shares memory with the host, each tensor fits one buffer, and out overlaps no input. */
-int clsel_priv_runtime_can_share(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
-                                 const void *out);
-
-/* clsel_runtime_run on such a device without copies; *rescued as for the chunked run. */
-clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
-                                           void *out, int *rescued);
 
 #endif

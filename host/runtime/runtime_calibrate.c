@@ -1,5 +1,9 @@
-/* runtime_calibrate.c - AUTO's rule for host memory on a device that does not work in
- * it (a discrete GPU; CL_DEVICE_HOST_UNIFIED_MEMORY false). A run there copies every
+/* runtime_calibrate.c - a leaf of the runtime's dispatcher (runtime_dispatch.c), which
+ * asks it before taking a device path, and the one leaf that calls another: it times
+ * the chunked path (runtime_chunked.c) against the CPU path (runtime_fallback.c).
+ *
+ * AUTO's rule for host memory on a device that does not work in it (a discrete GPU;
+ * CL_DEVICE_HOST_UNIFIED_MEMORY false). A run there copies every
  * input byte across the bus to the device and the output back, and Select does no work
  * but moving those bytes: the device can only win where the bus moves bytes faster than
  * the host's cores move them through host memory, which a PCIe GPU in a server rarely
@@ -21,6 +25,7 @@
 #include "common/tuning.h"
 #include "plan/plan.h"
 #include "runtime/runtime.h"
+#include "runtime/runtime_device_paths.h"
 #include "runtime/runtime_fallback.h"
 
 /* 8M elements: 32 MiB moved per run, past every cache, a few milliseconds per run. */

@@ -1,13 +1,15 @@
-/* runtime_chunked.c - clsel_runtime_run's device path, for every size: the output in
- * chunks (plan_chunk.c; one chunk for a run that fits, and as many as it takes for
- * tensors that do not fit one device allocation),
- * each with only the spans of the inputs it reads uploaded, alternating between two
- * queues and two sets of buffers so that one chunk's transfers can overlap the other's
- * kernel on devices that copy and compute at once. If the device fails part-way, the run is finished on the CPU path:
- * the caller gets the right result rather than half of one. */
+/* runtime_chunked.c - a leaf of the runtime's dispatcher (runtime_dispatch.c): the
+ * device path that copies, for every size, the output in chunks (plan_chunk.c; one
+ * chunk for a run that fits, and as many as it takes for tensors that do not fit one
+ * device allocation), each with only the spans of the inputs it reads uploaded,
+ * alternating between two queues and two sets of buffers so that one chunk's transfers
+ * can overlap the other's kernel on devices that copy and compute at once. If the
+ * device fails part-way, the queues are drained and the run is finished on the CPU path
+ * (runtime_fallback.c): the caller gets the right result rather than half of one. */
 #include "common/error.h"
 #include "plan/plan_chunk.h"
 #include "runtime/runtime.h"
+#include "runtime/runtime_device_paths.h"
 #include "runtime/runtime_fallback.h"
 
 /* Chunk outputs of at most this many bytes (and at most 1/16 of the device's memory,
@@ -20,7 +22,9 @@
 
 enum { SETS = 2 };
 
-uint64_t clsel_priv_runtime_chunk_bytes(const clsel_runtime *rt)
+/* The most bytes of one tensor the runtime puts in one device buffer: a chunk's size,
+ * within the device's allocation limit and the caller's bound. */
+static uint64_t chunk_bytes(const clsel_runtime *rt)
 {
     uint64_t limit = CHUNK_MAX_BYTES;
     const uint64_t bounds[3] = {(uint64_t)rt->ctx->max_alloc, rt->ctx->global_mem / 16, rt->chunk_bytes};
@@ -90,7 +94,7 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
     *rescued = 0;
     const clsel_cl_api *cl = rt->cl;
     plan_chunks it;
-    clsel_priv_plan_chunks_start(&it, plan, (int64_t)(clsel_priv_runtime_chunk_bytes(rt) / plan->elem_size));
+    clsel_priv_plan_chunks_start(&it, plan, (int64_t)(chunk_bytes(rt) / plan->elem_size));
     const size_t most = (size_t)clsel_priv_plan_chunks_max_elements(&it);
 
     chunk_run run = {rt, plan, {in[0], in[1], in[2]}, out, {rt->queue, rt->queue2}, {{NULL}}, {0}, {NULL}};

@@ -9,6 +9,7 @@
 #include "cpu/select_cpu.h"
 #include "plan/plan.h"
 #include "runtime/runtime.h"
+#include "runtime/runtime_device_paths.h"
 #include "runtime/runtime_fallback.h"
 
 /* Where this thread's last clsel_runtime_run ran (clsel_runtime_last_run_path). */

@@ -1,14 +1,17 @@
-/* runtime_shared.c - clsel_runtime_run on a device that works in host memory
- * (CL_DEVICE_HOST_UNIFIED_MEMORY: CPU devices such as PoCL, integrated GPUs). The
- * kernels read the caller's inputs and write its output in place, through
- * CL_MEM_USE_HOST_PTR buffers, instead of every byte being copied to the device and
- * back (a discrete GPU keeps the chunked, copying path). A map and unmap of the output
- * makes the device's writes visible to the host, as OpenCL requires. */
+/* runtime_shared.c - a leaf of the runtime's dispatcher (runtime_dispatch.c): the device
+ * path on a device that works in host memory (CL_DEVICE_HOST_UNIFIED_MEMORY: CPU
+ * devices such as PoCL, integrated GPUs). The kernels read the caller's inputs and write
+ * its output in place, through CL_MEM_USE_HOST_PTR buffers, instead of every byte being
+ * copied to the device and back (a discrete GPU keeps the chunked, copying path,
+ * runtime_chunked.c). A map and unmap of the output makes the device's writes visible
+ * to the host, as OpenCL requires. If the device fails, the queue is drained and the
+ * run is finished on the CPU path (runtime_fallback.c). */
 #include <stdint.h>
 
 #include "common/error.h"
 #include "plan/plan.h"
 #include "runtime/runtime.h"
+#include "runtime/runtime_device_paths.h"
 #include "runtime/runtime_fallback.h"
 
 int clsel_priv_runtime_can_share(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],

@@ -3,8 +3,9 @@
  * (runtime_dispatch.c) sends small runs to the CPU path, calibration
  * (runtime_calibrate.c) times it, and both device paths (runtime_shared.c,
  * runtime_chunked.c) drain their queues and rescue through it. A header of its own
- * because this leaf calls nothing else in host/runtime: the device paths include it and
- * not the dispatcher's interface (runtime_device_paths.h), so no call goes back up. */
+ * because this leaf calls nothing else in host/runtime: it and its .c include no
+ * runtime header but runtime.h and this one (the ctest layers checks it,
+ * cmake/check_layers.cmake), so no call goes back up. */
 #ifndef CLSEL_HOST_RUNTIME_FALLBACK_H
 #define CLSEL_HOST_RUNTIME_FALLBACK_H
 

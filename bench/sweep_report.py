@@ -70,7 +70,7 @@ def section(sweep, peers=None, chart_name=None):
     lines = ["## The sweep: random broadcast patterns", "",
              f"`clsel bench --sweep {info.get('patterns', '?')} --seed {info.get('seed', '?')}`: random patterns drawn "
              "from numpy (both cond rules), pdpd and none broadcasting, output ranks 1 to 8, dims of 1-64 and longer "
-             "ones, every element width, random and constant conds, outputs of 64-128 MiB (tools/bench_sweep.c "
+             "ones, every element width, random and constant conds, outputs of 64-128 MiB (tools/bench/bench_sweep.c "
              "gives the distribution). Each path is timed against a copy on the same device re-timed between its "
              "runs; a pattern's figure is the median of its runs, capped at 100 % (a ratio above the copy means "
              "the byte count overstates what had to move). The README's claims rest on this distribution.", "",

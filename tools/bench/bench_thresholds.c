@@ -14,9 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "bench.h"
+#include "bench_thresholds.h"
+
+#include "bench_inputs.h"
 #include "clsel_cl.h"
 
 enum { THRESHOLD_RUNS = 21 };
@@ -37,13 +38,6 @@ static double time_host(const bench_host_case *h, clsel_runtime *rt, int threads
         if (i >= 0) samples[i] = bench_now_ms() - t0;
     }
     return bench_median(samples, THRESHOLD_RUNS);
-}
-
-static double elapsed_ms(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-6;
 }
 
 /* One u8 select one MiB past the device's allocation limit, cond [n] and scalar then
@@ -69,13 +63,12 @@ static void measure_chunked(clsel_runtime *rt, bench_thresholds_report *report)
     }
     for (uint64_t i = 0; i < n; ++i) cond[i] = (uint8_t)((i * 2654435761u) >> 13) & 1;
     const uint8_t t = 1, e = 2;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = bench_now_ms();
     clsel_status st = clsel_runtime_run(rt, plan, cond, &t, &e, out);
-    report->chunked_ms = elapsed_ms(&t0);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    report->chunked_ms = bench_now_ms() - t0;
+    t0 = bench_now_ms();
     if (st == CLSEL_SUCCESS) st = clsel_plan_run_cpu(plan, cond, &t, &e, out);
-    report->chunked_cpu_ms = elapsed_ms(&t0);
+    report->chunked_cpu_ms = bench_now_ms() - t0;
     if (st == CLSEL_SUCCESS) {
         report->chunked_elements = (int64_t)n;
         report->chunked_bytes = 2 * n + 2;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_cl.h"
 #include "clsel_cl.h"
 #ifdef CLSEL_BENCH_CLBLAST
 #include <clblast_c.h>

@@ -28,7 +28,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench_sweep.h"
+
+#include "bench_cl.h"
+#include "bench_cpu.h"
+#include "bench_inputs.h"
 
 enum { SWEEP_MAX = BENCH_MAX_RESULTS, WORST_LISTED = 8 };
 
@@ -238,12 +242,6 @@ const bench_case *bench_sweep_case(uint64_t seed, int index, int quick, int draw
     return c;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Percent of copy for the distribution: capped at 100, since a pattern above the copy
  * is one whose byte count overstates what had to move (an input the cond never
  * chooses, say), not one faster than memory. */
@@ -253,14 +251,15 @@ static double capped(double pct) { return pct > 100 ? 100 : pct; }
  * memory allows for this pattern's mix of reads and writes. */
 static double of_ceiling(const bench_result *r) { return r->model_gbps > 0 ? 100.0 * r->gbps / r->model_gbps : 0; }
 
+/* Sorts pct (bench_median does) and reads the minimum, the 10th percentile
+ * (interpolated) and the median off it. */
 static void distribution(double *pct, size_t n, double *min, double *p10, double *median)
 {
-    qsort(pct, n, sizeof *pct, compare_double);
+    *median = bench_median(pct, (int)n);
     const double at = (double)(n - 1) / 10;
     const size_t lo = (size_t)at, hi = lo + 1 < n ? lo + 1 : lo;
     *min = pct[0];
     *p10 = pct[lo] + (at - (double)lo) * (pct[hi] - pct[lo]);
-    *median = n % 2 ? pct[n / 2] : 0.5 * (pct[n / 2 - 1] + pct[n / 2]);
 }
 
 void bench_sweep_summarize(const bench_report *report, bench_sweep_stats *st)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_cpu.h"
 
 /* The memcpy buffers, far larger than the caches and initialized. */
 typedef struct copy_buffers {

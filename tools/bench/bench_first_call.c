@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_first_call.h"
+
+#include "bench_harness.h"
+#include "bench_inputs.h"
 #include "clsel_cl.h"
 
 enum { FIRST_CALL_ELEMENTS = 4096 };

@@ -1,7 +1,7 @@
 /* cmd_bench.c - clsel bench: how close clsel gets to the device's copy bandwidth on the
- * named cases. The command alone: its options, the runs of the benchmark (tools/bench/)
- * they ask for, and the report: a progress line per case on stderr, a table on stdout,
- * and with --json the figures for scripts. */
+ * named cases. The command alone: its options (a table), the runs of the benchmark
+ * (tools/bench/) they ask for, and the report: a progress line per case on stderr, a
+ * table on stdout, and with --json the figures for scripts. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +50,145 @@ static const char help[] =
     "builds or loads the program it needs) and a second run. Run it in a fresh process, under\n"
     "the kernel-cache state to measure (bench/first_call.sh runs each).\n";
 
+/* Which paths --device runs. */
+enum { DEVICE_CPU, DEVICE_OPENCL, DEVICE_ALL, DEVICES };
+static const char *const device_names[DEVICES] = {"cpu", "opencl", "all"};
+
+/* What the options ask for: the benchmark's options and the command's own. */
+typedef struct bench_command {
+    bench_options o; /* o.repeat 0: not given (20, or 5 for a sweep) */
+    int device;      /* DEVICE_* */
+    int first_call;
+    const char *json; /* --json FILE, or NULL */
+} bench_command;
+
+typedef enum option_kind {
+    OPTION_HELP,   /* prints the help; the command ends there */
+    OPTION_FLAG,   /* int: set to 1 */
+    OPTION_INT,    /* int: a number from min to max */
+    OPTION_UINT64, /* uint64_t: a number from min up */
+    OPTION_CHOICE, /* int: the index of the value among choices */
+    OPTION_CASE,   /* a named case or sweep-K, added to o.only */
+    OPTION_FILE,   /* const char *: a file name, not empty */
+} option_kind;
+
+typedef struct option {
+    const char *name;
+    option_kind kind;
+    size_t target;              /* where the value goes: offsetof(bench_command, ...) */
+    const char *value;          /* what the value is, in the messages: "--repeat needs a count ..." */
+    int64_t min, max;           /* OPTION_INT, OPTION_UINT64 */
+    const char *const *choices; /* OPTION_CHOICE */
+    int choice_count;
+} option;
+
+/* The options. A flag is matched whole, an option with a value as "--name VALUE" or
+ * "--name=VALUE"; each stores into its field of bench_command. */
+static const option options[] = {
+    {.name = "--help", .kind = OPTION_HELP},
+    {.name = "-h", .kind = OPTION_HELP},
+    {"--quick", OPTION_FLAG, .target = offsetof(bench_command, o.quick)},
+    {"--first-call", OPTION_FLAG, .target = offsetof(bench_command, first_call)},
+    {"--thresholds", OPTION_FLAG, .target = offsetof(bench_command, o.thresholds)},
+    {"--device", OPTION_CHOICE, .target = offsetof(bench_command, device), .choices = device_names,
+     .choice_count = DEVICES},
+    {.name = "--case", .kind = OPTION_CASE},
+    {"--repeat", OPTION_INT, .target = offsetof(bench_command, o.repeat), .value = "a count", .min = 1, .max = 100000},
+    {"--sweep", OPTION_INT, .target = offsetof(bench_command, o.sweep), .value = "a pattern count", .min = 1,
+     .max = BENCH_MAX_RESULTS},
+    {"--seed", OPTION_UINT64, .target = offsetof(bench_command, o.seed), .value = "a number", .min = 0},
+    {"--draw", OPTION_CHOICE, .target = offsetof(bench_command, o.draw), .choices = bench_sweep_draw_names,
+     .choice_count = SWEEP_DRAWS},
+    {"--threads", OPTION_INT, .target = offsetof(bench_command, o.threads), .value = "a count", .min = 1, .max = 256},
+    {"--json", OPTION_FILE, .target = offsetof(bench_command, json), .value = "a file name"},
+};
+
+/* parse_options' answer when the command goes on to run (else it is the exit status). */
+enum { PARSED = -1 };
+
+static int is_case_name(const char *value)
+{
+    for (size_t k = 0; k < bench_case_count; ++k)
+        if (strcmp(bench_cases[k].name, value) == 0) return 1;
+    return strncmp(value, "sweep-", 6) == 0;
+}
+
+/* "--device must be cpu, opencl or all, not 'gpu'": the choices as a list. */
+static int bad_choice(const option *opt, const char *value)
+{
+    char list[128] = "";
+    size_t used = 0;
+    for (int k = 0; k < opt->choice_count && used < sizeof list; ++k) {
+        const char *before = k == 0 ? "" : k + 1 < opt->choice_count ? ", " : " or ";
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", before, opt->choices[k]);
+    }
+    return cli_usage("bench", "%s must be %s, not '%s'", opt->name, list, value ? value : "");
+}
+
+/* Stores one option's value in cmd: PARSED, or the exit status (after the help, or a
+ * message on a bad value). */
+static int apply_option(const option *opt, const char *value, bench_command *cmd)
+{
+    void *target = (char *)cmd + opt->target;
+    const char *shown = value ? value : "";
+    int64_t n = 0;
+    switch (opt->kind) {
+    case OPTION_HELP:
+        fputs(help, stdout);
+        return CLI_OK;
+    case OPTION_FLAG:
+        *(int *)target = 1;
+        return PARSED;
+    case OPTION_INT:
+        if (cli_parse_int64(value, &n) || n < opt->min || n > opt->max)
+            return cli_usage("bench", "%s needs %s from %lld to %lld, not '%s'", opt->name, opt->value,
+                             (long long)opt->min, (long long)opt->max, shown);
+        *(int *)target = (int)n;
+        return PARSED;
+    case OPTION_UINT64:
+        if (cli_parse_int64(value, &n) || n < opt->min)
+            return cli_usage("bench", "%s needs %s from %lld up, not '%s'", opt->name, opt->value, (long long)opt->min,
+                             shown);
+        *(uint64_t *)target = (uint64_t)n;
+        return PARSED;
+    case OPTION_CHOICE:
+        for (int k = 0; value && k < opt->choice_count; ++k)
+            if (strcmp(value, opt->choices[k]) == 0) {
+                *(int *)target = k;
+                return PARSED;
+            }
+        return bad_choice(opt, value);
+    case OPTION_CASE:
+        if (!value || !is_case_name(value))
+            return cli_usage("bench", "unknown case '%s' (clsel bench --help; cases: same_f32, ...)", shown);
+        cmd->o.only[cmd->o.only_count++] = value;
+        return PARSED;
+    case OPTION_FILE:
+        if (!value || !*value) return cli_usage("bench", "%s needs %s", opt->name, opt->value);
+        *(const char **)target = value;
+        return PARSED;
+    }
+    return PARSED; /* every kind is handled above */
+}
+
+static int parse_options(int argc, char **argv, bench_command *cmd)
+{
+    for (int i = 1; i < argc; ++i) {
+        const option *opt = NULL;
+        const char *value = NULL;
+        for (size_t k = 0; k < sizeof options / sizeof options[0] && !opt; ++k) {
+            const option *candidate = &options[k];
+            const int takes_value = candidate->kind != OPTION_HELP && candidate->kind != OPTION_FLAG;
+            if (takes_value ? cli_option(argc, argv, &i, candidate->name, &value) : strcmp(argv[i], candidate->name) == 0)
+                opt = candidate;
+        }
+        if (!opt) return cli_usage("bench", "unknown argument '%s'", argv[i]);
+        const int rc = apply_option(opt, value, cmd);
+        if (rc != PARSED) return rc;
+    }
+    return PARSED;
+}
+
 /* "clsel: FILE: cannot write" or "write error" when --json failed. */
 static int json_written(bench_json_status status, const char *path)
 {
@@ -65,132 +204,68 @@ static int run_first_call(const char *json)
     return json ? json_written(bench_json_write_first_call(json, &r), json) : CLI_OK;
 }
 
-int cmd_bench(int argc, char **argv)
+/* One report per path (OpenCL, CPU, CPU on every core): static, each holds up to
+ * BENCH_MAX_RESULTS results. */
+static bench_report reports[3];
+
+static int run_sweep(bench_command *cmd)
 {
-    bench_options o = {0, 20, 1, 0, NULL, 0, 0, 1, SWEEP_DRAW_MIXED};
-    int repeat_given = 0, first_call = 0;
-    const char *device = "all", *json = NULL;
-    const char **names = calloc((size_t)argc, sizeof *names);
-    if (!names) return cli_fail("out of memory");
-    o.only = names;
-    for (int i = 1; i < argc; ++i) {
-        const char *value = NULL;
-        int64_t n = 0;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(help, stdout);
-            free(names);
-            return CLI_OK;
-        } else if (strcmp(argv[i], "--quick") == 0) {
-            o.quick = 1;
-        } else if (strcmp(argv[i], "--first-call") == 0) {
-            first_call = 1;
-        } else if (strcmp(argv[i], "--thresholds") == 0) {
-            o.thresholds = 1;
-        } else if (cli_option(argc, argv, &i, "--device", &value)) {
-            if (!value || (strcmp(value, "cpu") && strcmp(value, "opencl") && strcmp(value, "all"))) {
-                free(names);
-                return cli_usage("bench", "--device must be cpu, opencl or all, not '%s'", value ? value : "");
-            }
-            device = value;
-        } else if (cli_option(argc, argv, &i, "--case", &value)) {
-            size_t k = 0;
-            while (k < bench_case_count && (!value || strcmp(bench_cases[k].name, value))) ++k;
-            if (k == bench_case_count && (!value || strncmp(value, "sweep-", 6) != 0)) {
-                free(names);
-                return cli_usage("bench", "unknown case '%s' (clsel bench --help; cases: same_f32, ...)",
-                                 value ? value : "");
-            }
-            names[o.only_count++] = value;
-        } else if (cli_option(argc, argv, &i, "--repeat", &value)) {
-            if (cli_parse_int64(value, &n) || n < 1 || n > 100000) {
-                free(names);
-                return cli_usage("bench", "--repeat needs a count from 1 to 100000, not '%s'", value ? value : "");
-            }
-            o.repeat = (int)n;
-            repeat_given = 1;
-        } else if (cli_option(argc, argv, &i, "--sweep", &value)) {
-            if (cli_parse_int64(value, &n) || n < 1 || n > BENCH_MAX_RESULTS) {
-                free(names);
-                return cli_usage("bench", "--sweep needs a pattern count from 1 to %d, not '%s'", BENCH_MAX_RESULTS,
-                                 value ? value : "");
-            }
-            o.sweep = (int)n;
-        } else if (cli_option(argc, argv, &i, "--seed", &value)) {
-            if (cli_parse_int64(value, &n) || n < 0) {
-                free(names);
-                return cli_usage("bench", "--seed needs a number from 0 up, not '%s'", value ? value : "");
-            }
-            o.seed = (uint64_t)n;
-        } else if (cli_option(argc, argv, &i, "--draw", &value)) {
-            int d = 0;
-            while (d < SWEEP_DRAWS && (!value || strcmp(value, bench_sweep_draw_names[d]))) ++d;
-            if (d == SWEEP_DRAWS) {
-                free(names);
-                return cli_usage("bench", "--draw must be mixed, broad or short, not '%s'", value ? value : "");
-            }
-            o.draw = d;
-        } else if (cli_option(argc, argv, &i, "--threads", &value)) {
-            if (cli_parse_int64(value, &n) || n < 1 || n > 256) {
-                free(names);
-                return cli_usage("bench", "--threads needs a count from 1 to 256, not '%s'", value ? value : "");
-            }
-            o.threads = (int)n;
-        } else if (cli_option(argc, argv, &i, "--json", &value)) {
-            if (!value || !*value) {
-                free(names);
-                return cli_usage("bench", "--json needs a file name");
-            }
-            json = value;
-        } else {
-            free(names);
-            return cli_usage("bench", "unknown argument '%s'", argv[i]);
-        }
+    if (cmd->o.thresholds) return cli_usage("bench", "--sweep takes no --thresholds");
+    size_t count = 0;
+    int rc = bench_sweep(&cmd->o, cmd->device != DEVICE_CPU, cmd->device != DEVICE_OPENCL, reports, &count) == 0
+                 ? CLI_OK
+                 : CLI_FAILED;
+    if (cmd->device == DEVICE_OPENCL && (count == 0 || reports[0].kind[0] != 'o')) rc = CLI_FAILED;
+    bench_sweep_print(reports, count);
+    if (cmd->json && count) {
+        const int w = json_written(bench_json_write(cmd->json, reports, count, 1, NULL, &cmd->o), cmd->json);
+        if (w != CLI_OK) rc = w;
     }
-    if (first_call) {
-        free(names);
-        return run_first_call(json);
-    }
-    static bench_report reports[3];
+    return rc;
+}
+
+static int run_named_cases(const bench_command *cmd)
+{
+    const bench_options *o = &cmd->o;
     size_t count = 0;
     int failed = 0;
-    if (o.sweep) {
-        if (o.thresholds) {
-            free(names);
-            return cli_usage("bench", "--sweep takes no --thresholds");
-        }
-        if (!repeat_given) o.repeat = 5;
-        int rc = bench_sweep(&o, strcmp(device, "cpu") != 0, strcmp(device, "opencl") != 0, reports, &count) == 0
-                     ? CLI_OK
-                     : CLI_FAILED;
-        if (strcmp(device, "opencl") == 0 && (count == 0 || reports[0].kind[0] != 'o')) rc = CLI_FAILED;
-        bench_sweep_print(reports, count);
-        if (json && count) {
-            int w = json_written(bench_json_write(json, reports, count, 1, NULL, &o), json);
-            if (w != CLI_OK) rc = w;
-        }
-        free(names);
-        return rc;
-    }
-    if (strcmp(device, "cpu") != 0) {
-        if (bench_run_opencl(&o, &reports[count]) == 0)
+    if (cmd->device != DEVICE_CPU) {
+        if (bench_run_opencl(o, &reports[count]) == 0)
             ++count;
         else
-            failed = strcmp(device, "opencl") == 0;
+            failed = cmd->device == DEVICE_OPENCL;
     }
-    if (strcmp(device, "opencl") != 0 && bench_run_cpu(&o, &reports[count]) == 0) ++count;
+    if (cmd->device != DEVICE_OPENCL && bench_run_cpu(o, &reports[count]) == 0) ++count;
     for (size_t i = 0; i < count; ++i) bench_print_table(&reports[i]);
     static bench_thresholds_report thresholds;
-    if (o.thresholds && count) {
-        bench_thresholds(&o, &thresholds);
+    if (o->thresholds && count) {
+        bench_thresholds(o, &thresholds);
         bench_print_thresholds(&thresholds);
     }
     int rc = failed || count == 0 ? CLI_FAILED : CLI_OK;
-    if (json && count) {
-        int w = json_written(bench_json_write(json, reports, count, strcmp(device, "all") == 0,
-                                              o.thresholds ? &thresholds : NULL, &o),
-                             json);
+    if (cmd->json && count) {
+        const int w = json_written(bench_json_write(cmd->json, reports, count, cmd->device == DEVICE_ALL,
+                                                    o->thresholds ? &thresholds : NULL, o),
+                                   cmd->json);
         if (w != CLI_OK) rc = w;
     }
-    free(names);
+    return rc;
+}
+
+static int run(bench_command *cmd)
+{
+    if (cmd->first_call) return run_first_call(cmd->json);
+    if (!cmd->o.repeat) cmd->o.repeat = cmd->o.sweep ? 5 : 20;
+    return cmd->o.sweep ? run_sweep(cmd) : run_named_cases(cmd);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_command cmd = {.o = {.threads = 1, .seed = 1, .draw = SWEEP_DRAW_MIXED}, .device = DEVICE_ALL};
+    cmd.o.only = calloc((size_t)argc, sizeof *cmd.o.only);
+    if (!cmd.o.only) return cli_fail("out of memory");
+    int rc = parse_options(argc, argv, &cmd);
+    if (rc == PARSED) rc = run(&cmd);
+    free(cmd.o.only);
     return rc;
 }

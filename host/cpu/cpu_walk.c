@@ -92,7 +92,7 @@ static const cpu_row_fn row_table[4][8] = {CLSEL_ROW_ENTRIES(uint8_t), CLSEL_ROW
  * follows: a single-threaded non-temporal copy in 8 KiB pieces visited out of order ran
  * at 9-14 GB/s against 16-18 GB/s in 16-64 KiB pieces or in order (CI box, 136 MiB).
  * Against 8 KiB blocks, the sweep's slowest patterns on one thread ran 1.12x faster
- * (bench/performance_notes.md, "Why 64 KiB CPU blocks"). A block shrinks where its
+ * (docs/performance_analysis.md, "Why 64 KiB CPU blocks"). A block shrinks where its
  * gathered inputs would not fit CPU_GATHER_BYTES. */
 #define CPU_BLOCK_BYTES 65536
 

@@ -226,7 +226,8 @@ def thresholds_section(run):
              "to the device (zero copy on a device that works in host memory, else buffers, upload, launch, "
              "blocking download); AUTO is `clsel_runtime_run` as `clsel_runtime_create(CLSEL_DEVICE_AUTO)` makes it, "
              f"every default kept (it ran on: {t.get('auto_device', '?')}). The library starts its own threads only "
-             "for runs that move 32 MiB or more (`THREADS_MIN_BYTES`, host/cpu/cpu_parallel.c), and the runtime "
+             "for runs that move 32 MiB or more (`CPU_THREADS_MIN_BYTES`, host/common/tuning_constants.h), "
+             "and the runtime "
              "sends runs under 1 MiB to the CPU path (`CLSEL_RUNTIME_MIN_DEVICE_BYTES`).", ""] + rows
     if fixed:
         lines += ["", f"Smallest runtime round trip in this run: {min(fixed):.3f} ms, against "

@@ -13,7 +13,9 @@
  * innermost (collapsed) dim, one bit per input: cond 4, then 2, else 1. A bit is 1 when
  * the input is read as a contiguous run there (vectors: it advances along dim 0; blocks:
  * it is read in place), 0 when it is not (vectors: fixed along dim 0; blocks: gathered
- * into local memory first). */
+ * into local memory first). The host spells the same numbering as
+ * clsel_priv_plan_variant (host/plan/plan_operands.h); host/opencl/cl_program.c asserts
+ * at compile time that the two agree. */
 #define CLSEL_VARIANT(c, t, e) (((c) << 2) | ((t) << 1) | (e))
 #define CLSEL_VARIANTS 8
 

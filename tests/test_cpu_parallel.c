@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "common/tuning.h" /* the library's internal knobs (linked with libclsel.a) */
-#include "cpu/select_cpu.h"
+#include "cpu/cpu_walk.h" /* clsel_priv_cpu_tiles_rows */
 #include "oracle.h"
 #include "test_util.h"
 

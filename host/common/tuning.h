@@ -12,14 +12,17 @@
 
 typedef enum clsel_priv_knob {
     /* Every clsel_cl_enqueue splits the output into launches of at most this many
-     * elements (default: launches whose offsets fit in 32 bits, the split that lets the
-     * kernels keep 32-bit index math past 2^31 elements). */
+     * elements (default: CL_PIECE_MAX_ELEMENTS of tuning_constants.h, launches whose
+     * offsets fit in 32 bits, the split that lets the kernels keep 32-bit index math
+     * past 2^31 elements). */
     CLSEL_PRIV_KNOB_PIECE_ELEMENTS,
     /* The CPU path and the OpenCL blocks family walk blocks of at most this many
-     * elements (default: cpu_walk.c's and cl_enqueue.c's block sizes). */
+     * elements (default: CPU_BLOCK_BYTES and CL_BLOCK_BYTES of tuning_constants.h, in
+     * elements). */
     CLSEL_PRIV_KNOB_BLOCK_ELEMENTS,
     /* Rows of at least this many elements count as long rows (streamed by the row,
-     * not gathered into blocks); default: CPU_LONG_ROW_BYTES and the kernels' own. */
+     * not gathered into blocks); default: CPU_LONG_ROW_BYTES and CL_LONG_ROW_BYTES of
+     * tuning_constants.h, in elements. */
     CLSEL_PRIV_KNOB_LONG_ROW,
     /* Nonzero: the CPU path uses its portable loops even where AVX2 is available. */
     CLSEL_PRIV_KNOB_PORTABLE_CPU,

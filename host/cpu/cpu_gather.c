@@ -16,7 +16,9 @@
 
 #include "common/element_width.h"
 #include "common/tuning.h"
-#include "cpu/select_cpu.h"
+#include "common/tuning_constants.h" /* CPU_SHUFFLE_PIECES, CPU_SHUFFLE_BELOW_RUN_BYTES */
+#include "cpu/cpu_gather.h"
+#include "cpu/select_cpu_avx2.h"
 
 /* Moves k bytes through registers (loads before stores, so the two may overlap). */
 #define MOVE(dst, src, k)         \
@@ -166,10 +168,6 @@ static void replicate(uint8_t *dst, size_t size, int64_t n)
  * shuffled: 32 pieces of 16 bytes, a table of 1 KiB per input. */
 #define SHUFFLE_MAX_BYTES (16 * CPU_SHUFFLE_PIECES)
 
-/* Runs of at least this many bytes stay runs: copied or splatted 32 bytes per store,
- * they gain nothing from a shuffle and their loops cost little per call. */
-#define SHUFFLE_BELOW_RUN_BYTES 64
-
 /* The table of `rows` runs of `run` bytes (levels [0, levels)), each `step` source
  * bytes after the one before; bytes past the last run repeat its last byte's source.
  * 0 where a piece's source bytes span more than two loads' window of 32 bytes. Where
@@ -255,7 +253,7 @@ void clsel_priv_cpu_shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const u
  * runs makes a whole number of pieces where their windows allow. */
 static int choose_shuffle(cpu_gather_walk *g)
 {
-    if (g->run_bytes >= SHUFFLE_BELOW_RUN_BYTES || clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) ||
+    if (g->run_bytes >= CPU_SHUFFLE_BELOW_RUN_BYTES || clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) ||
         !clsel_priv_cpu_avx2_shuffle_loop())
         return 0;
     const int top = g->split_level >= 0 ? g->split_level : g->levels;

@@ -14,7 +14,11 @@
 
 #include "common/element_width.h"
 #include "common/tuning.h"
-#include "cpu/select_cpu.h"
+#include "common/tuning_constants.h" /* CPU_BLOCK_BYTES, CPU_LONG_ROW_BYTES, CPU_GATHER_BYTES, ... */
+#include "cpu/cpu_gather.h"
+#include "cpu/cpu_rows.h"
+#include "cpu/cpu_walk.h"
+#include "cpu/select_cpu_avx2.h"
 #include "plan/plan.h"
 
 /* CV, TV, EV: 1 when cond / then / else advance, 0 when they stay put. */
@@ -55,50 +59,9 @@ CLSEL_ROW_FNS(uint64_t)
     {row_##T##_000, row_##T##_001, row_##T##_010, row_##T##_011, row_##T##_100, row_##T##_101, \
      row_##T##_110, row_##T##_111}
 
-/* [log2(element size)][cond advances * 4 + then advances * 2 + else advances] */
-static const cpu_row_fn row_table[4][8] = {CLSEL_ROW_ENTRIES(uint8_t), CLSEL_ROW_ENTRIES(uint16_t),
-                                       CLSEL_ROW_ENTRIES(uint32_t), CLSEL_ROW_ENTRIES(uint64_t)};
-
-/* Tiling pays only when an input's row would be gone from the last-level cache by the
- * time a later row reads it again: when the traffic between the two reads exceeds this
- * (a quarter of the CI box's 32 MiB L3, fixed for the reason STREAM_MIN_BYTES is).
- * Tiling rows that would have stayed cached costs: [4,16,1024,1024] f16 under a
- * [4,1,1024,1024] mask ran at 73-81 % of memcpy tiled, 91 % untiled (clsel bench). */
-#define TILE_MIN_REUSE_BYTES ((uint64_t)8 << 20)
-
-/* Outputs of at least this many bytes are written past the caches (non-temporal
- * stores): they would mostly leave the caches anyway, and skipping the read for
- * ownership saves a third of the memory traffic (select_cpu_avx2.c). Smaller outputs
- * stay cached for whatever reads them next. A fixed size rather than the cache size the
- * system reports: on virtual machines that report is often the host's, not the share
- * this process gets (the CI box says 256 MiB for a 32 MiB L3). */
-#define STREAM_MIN_BYTES ((uint64_t)8 << 20)
-
-/* Rows of at least this many bytes are walked in pieces of one row each (every input a
- * run or fixed), a line of them per call; shorter ones are gathered several dims at a
- * time. Measured on the CI box (best of 10, f32): [256,256,256] under then [256,1,256]
- * and else [1,256,1] 5.8-6.2 ms as rows of 1 KiB, 7.4-7.7 ms gathered in blocks;
- * rows of 512 bytes gathered or not were within noise of each other. */
-#define CPU_LONG_ROW_BYTES 1024
-
-/* Blocks that are pieces of long rows (nothing gathered) can be longer than those with
- * a gathered input, so that a long row is fewer calls; pieces stay many enough to share
- * out over threads. */
-#define CPU_ROW_PIECE_BYTES ((int64_t)1 << 20)
-
-/* Blocks aim at this many bytes of output. Larger blocks mean fewer block boundaries
- * (a partial 64-byte line streamed in pieces at each) and, when the walk's order jumps
- * (plan_blocks.c's order_levels), longer stretches that the hardware prefetcher
- * follows: a single-threaded non-temporal copy in 8 KiB pieces visited out of order ran
- * at 9-14 GB/s against 16-18 GB/s in 16-64 KiB pieces or in order (CI box, 136 MiB).
- * Against 8 KiB blocks, the sweep's slowest patterns on one thread ran 1.12x faster
- * (docs/performance_analysis.md, "Why 64 KiB CPU blocks"). A block shrinks where its
- * gathered inputs would not fit CPU_GATHER_BYTES. */
-#define CPU_BLOCK_BYTES 65536
-
-/* Long rows are walked chunk by chunk (clsel_priv_cpu_tiles_rows) in chunks of this
- * many bytes of output, when a row holds at least two. */
-#define CPU_TILE_BYTES 8192
+/* [log2(element size)][clsel_priv_plan_variant(cond, then, else advance)] */
+static const cpu_row_fn row_table[4][PLAN_VARIANTS] = {CLSEL_ROW_ENTRIES(uint8_t), CLSEL_ROW_ENTRIES(uint16_t),
+                                                   CLSEL_ROW_ENTRIES(uint32_t), CLSEL_ROW_ENTRIES(uint64_t)};
 
 static int64_t block_target(const clsel_plan *plan) { return CPU_BLOCK_BYTES / (int64_t)plan->elem_size; }
 
@@ -144,7 +107,7 @@ int clsel_priv_cpu_tiles_rows(const clsel_plan *plan)
     if (plan->rank < 2 || plan->dims[0] < 2 * chunk) return 0;
     const uint64_t row_bytes = clsel_priv_plan_row_bytes(plan);
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        if (clsel_priv_plan_row_reuse(plan, op) * row_bytes > TILE_MIN_REUSE_BYTES) return 1;
+        if (clsel_priv_plan_row_reuse(plan, op) * row_bytes > CPU_TILE_MIN_REUSE_BYTES) return 1;
     return 0;
 }
 
@@ -171,7 +134,7 @@ void clsel_priv_cpu_walk_make(const clsel_plan *plan, const void *cond, const vo
     }
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
     walk->by_chunk = tiles && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
-    walk->stream = (uint64_t)plan->out_count * plan->elem_size >= STREAM_MIN_BYTES;
+    walk->stream = (uint64_t)plan->out_count * plan->elem_size >= CPU_STREAM_MIN_BYTES;
     walk->gathers = 0;
     for (int op = 0; op < 3; ++op) walk->gathers |= walk->blocks.access[op] == PLAN_ACCESS_PATTERN;
     walk->cond = cond;
@@ -194,7 +157,7 @@ typedef struct gathered {
 
 typedef struct block_job {
     const cpu_walk *walk;
-    const cpu_row_fn *fns; /* the 8 loops of the element width */
+    const cpu_row_fn *fns; /* the PLAN_VARIANTS loops of the element width */
     const uint8_t *base[3], *end[3];
     size_t w[3];
     gathered buf[3];
@@ -246,13 +209,13 @@ static void run_block(block_job *job, const plan_block *at)
         const int op = *rows.cond ? PLAN_THEN : PLAN_ELSE;
         rows.then_data = rows.else_data = source(job, at, op, &adv[1]);
         rows.step[PLAN_THEN] = rows.step[PLAN_ELSE] = rows.step[op];
-        job->fns[adv[1] * 3](&rows);
+        job->fns[clsel_priv_plan_variant(0, adv[1], adv[1])](&rows);
         return;
     }
     rows.cond = source(job, at, PLAN_COND, &adv[0]);
     rows.then_data = source(job, at, PLAN_THEN, &adv[1]);
     rows.else_data = source(job, at, PLAN_ELSE, &adv[2]);
-    job->fns[adv[0] * 4 + adv[1] * 2 + adv[2]](&rows);
+    job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])](&rows);
 }
 
 /* Blocks [first, last) of a walk that gathers nothing: the blocks along the fastest
@@ -263,7 +226,7 @@ static void run_lines(block_job *job, int64_t first, int64_t last)
     const plan_blocks *b = &walk->blocks;
     int adv[3];
     for (int op = 0; op < 3; ++op) adv[op] = b->access[op] != PLAN_ACCESS_FIXED;
-    const cpu_row_fn fn = job->fns[adv[0] * 4 + adv[1] * 2 + adv[2]];
+    const cpu_row_fn fn = job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])];
     plan_block at;
     clsel_priv_plan_block_at(b, first, &at);
     for (int64_t i = first; i < last;) {
@@ -288,7 +251,8 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last)
     /* Each gathered input's part starts on a cache line and has CPU_GATHER_SLACK bytes of room. */
     _Alignas(64) uint8_t buffers[CPU_GATHER_BYTES + 3 * (CPU_GATHER_SLACK + 64)];
     size_t used = 0;
-    const cpu_row_fn(*avx2)[8] = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) ? NULL : clsel_priv_cpu_avx2_rows(walk->stream);
+    const cpu_row_fn(*avx2)[PLAN_VARIANTS] =
+        clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) ? NULL : clsel_priv_cpu_avx2_rows(walk->stream);
     const int wi = clsel_priv_width_index(plan->elem_size);
     block_job job;
     job.walk = walk;

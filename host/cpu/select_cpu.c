@@ -1,10 +1,16 @@
 /* select_cpu.c - the CPU path's entry points: checks the caller's buffers, makes the
- * walk (cpu_walk.c) and runs it on the calling thread or shares it out (cpu_parallel.c). */
+ * walk (cpu_walk.c) and runs it on the calling thread or shares it out (cpu_parallel.c);
+ * and the processor count that the runtime's CPU threads default to. */
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/options.h"
+#include "common/tuning_constants.h"
+#include "cpu/cpu_parallel.h"
+#include "cpu/cpu_walk.h"
 #include "cpu/select_cpu.h"
 #include "plan/plan.h"
 
@@ -62,4 +68,21 @@ clsel_status clsel_select_cpu(clsel_dtype dtype, const clsel_shape *cond_shape, 
     if (st == CLSEL_SUCCESS) st = clsel_plan_run_cpu(plan, cond, then_data, else_data, out);
     clsel_plan_destroy(plan);
     return st;
+}
+
+/* sysconf reads /sys on Linux (tens of microseconds, more than a small run): asked
+ * once per process. */
+static int32_t cores;
+static pthread_once_t cores_once = PTHREAD_ONCE_INIT;
+
+static void count_cores(void)
+{
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    cores = online < 1 ? 1 : online > CPU_MAX_THREADS ? CPU_MAX_THREADS : (int32_t)online;
+}
+
+int32_t clsel_priv_cpu_cores(void)
+{
+    pthread_once(&cores_once, count_cores);
+    return cores;
 }

@@ -1,7 +1,7 @@
 /* select_cpu_avx2.c - the CPU path's row loops in AVX2, for x86-64 processors that have
  * it (checked at run time; the rest of the library assumes only the baseline ISA).
  *
- * Why not leave it to the compiler: the portable loops in select_cpu.c vectorize, but
+ * Why not leave it to the compiler: the portable loops in cpu_walk.c vectorize, but
  * with the baseline ISA only 16 bytes at a time and never with non-temporal stores.
  * For outputs larger than the last-level cache, writing the output around the cache
  * (no read-for-ownership) is what brings Select to memcpy's bandwidth (measured on the
@@ -9,7 +9,7 @@
  *
  * Every element still moves as the bits of its storage width: a byte mask from
  * cond == 0, widened to the element width, blends then and else. */
-#include "cpu/select_cpu.h"
+#include "cpu/select_cpu_avx2.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -226,12 +226,13 @@ ROWS(1, uint8_t) ROWS(2, uint16_t) ROWS(4, uint32_t) ROWS(8, uint64_t)
 SWEEPS(1, 0) SWEEPS(2, 0) SWEEPS(4, 0) SWEEPS(8, 0)
 SWEEPS(1, 1) SWEEPS(2, 1) SWEEPS(4, 1) SWEEPS(8, 1)
 
-/* Entries in the order of select_cpu.c's tables: cond, then, else advancing, as bits. */
+/* Entries in the order of cpu_walk.c's portable table: clsel_priv_plan_variant of cond,
+ * then, else advancing (pick: cond fixed, blend: cond advances). */
 #define ENTRIES(W, S)                                                                        \
     {pick_##W##_00_##S##_rows, pick_##W##_01_##S##_rows, pick_##W##_10_##S##_rows, pick_##W##_11_##S##_rows, \
      blend_##W##_00_##S##_rows, blend_##W##_01_##S##_rows, blend_##W##_10_##S##_rows, blend_##W##_11_##S##_rows}
 
-static const cpu_row_fn avx2_rows[2][4][8] = {
+static const cpu_row_fn avx2_rows[2][4][PLAN_VARIANTS] = {
     {ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},
     {ENTRIES(1, 1), ENTRIES(2, 1), ENTRIES(4, 1), ENTRIES(8, 1)},
 };
@@ -390,7 +391,7 @@ cpu_run_loop clsel_priv_cpu_avx2_run_loop(cpu_gather_walk *g)
     return splats[run > 32][e];
 }
 
-const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[8]
+const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[PLAN_VARIANTS]
 {
     static int supported = -1; /* -1 unknown, 0 or 1; idempotent, so a race only repeats the check */
     int known = __atomic_load_n(&supported, __ATOMIC_RELAXED);
@@ -406,7 +407,7 @@ void clsel_priv_cpu_stream_fence(void) { _mm_sfence(); }
 
 #else
 
-const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[8]
+const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[PLAN_VARIANTS]
 {
     (void)stream;
     return NULL;

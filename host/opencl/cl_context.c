@@ -9,6 +9,7 @@
 #include "common/alloc.h"
 #include "common/element_width.h"
 #include "common/error.h"
+#include "common/tuning_constants.h" /* CL_VECTORS_GROUP_ITEMS */
 #include "opencl/cl_cache.h"
 #include "opencl/cl_context.h"
 
@@ -155,9 +156,10 @@ static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size,
 static clsel_status create_kernels(const clsel_cl_context *ctx, size_t elem_size, kernel_program *wp)
 {
     const clsel_cl_api *cl = ctx->cl;
-    /* The vectors family runs work-groups of 256 items, or the largest power of two the
-     * device and every kernel allow; the blocks family runs one item per group. */
-    wp->work_group_size = 256;
+    /* The vectors family runs work-groups of CL_VECTORS_GROUP_ITEMS items, or the largest
+     * power of two the device and every kernel allow; the blocks family runs one item per
+     * group. */
+    wp->work_group_size = CL_VECTORS_GROUP_ITEMS;
     while (wp->work_group_size > ctx->max_work_group_size && wp->work_group_size > 1) wp->work_group_size /= 2;
     for (int k = 0; k < clsel_priv_cl_family_kernels(ctx->family); ++k) {
         kernel_slot *slot = &wp->kernels[k];

@@ -6,31 +6,16 @@
 
 #include "common/error.h"
 #include "common/tuning.h"
+#include "common/tuning_constants.h" /* CL_PIECE_MAX_ELEMENTS, CL_BLOCK_BYTES, CL_LONG_ROW_BYTES, ... */
 #include "opencl/cl_kernel_args.h"
 #include "opencl/cl_validate.h"
 #include "plan/plan.h"
 #include "plan/plan_chunk.h"
 
-/* Output elements per launch at most: every element offset inside a piece (and every
- * input span it reads, never longer than its output) then fits the kernels' 32-bit
- * index math, the vectors family's division included (it needs x < 2^31). A multiple
- * of 64 elements, so that a piece that starts where the previous one ended keeps the
- * alignment of the first (a 16-byte item is at most 16 elements). */
-#define PIECE_MAX_ELEMENTS (((int64_t)INT32_MAX / 64 - 1) * 64)
-
-/* Blocks family (CPU devices): the local memory of one gathered input, per work-group,
- * and so the size of a block; rows of at least CL_LONG_ROW_BYTES are walked in pieces of
- * one row, reading everything in place. Bytes past a buffer's elements that a gather
- * may write (it fills with 16-byte vector stores), kept a multiple of 128 so that the
- * three buffers stay aligned. */
-#define CL_BLOCK_BYTES 16384
-#define CL_LONG_ROW_BYTES 4096
+/* Blocks family (CPU devices): bytes past a local buffer's elements that a gather may
+ * write (it fills with 16-byte vector stores), kept a multiple of 128 so that the three
+ * buffers (each CL_BLOCK_BYTES and this) stay aligned. */
 #define CL_GATHER_SLACK 128
-/* Work-items per compute unit (each a range of blocks): enough to balance. */
-#define CL_ITEMS_PER_UNIT 8
-/* Loop iterations of a block element at most, across the gathers and the select, where
- * a device limits a work-item's loops (cl_context.h, max_item_loops). */
-#define CL_LOOPS_PER_ELEMENT 8
 
 static uint64_t round_up(uint64_t n, uint64_t m) { return (n + m - 1) / m * m; }
 
@@ -46,26 +31,26 @@ static void to_uint16(cl_uint16 *a, const uint64_t lo[8], const uint64_t hi[8])
 }
 
 /* The tensors at a piece's start: buffers and element offsets. */
-static cl_int set_tensors(const clsel_cl_api *cl, cl_kernel k, const clsel_priv_tensor tensors[TENSORS],
+static cl_int set_tensors(const clsel_cl_api *cl, cl_kernel k, const clsel_priv_tensor tensors[PLAN_OPERANDS],
                           const int64_t base[PLAN_OPERANDS])
 {
-    cl_ulong off[TENSORS];
-    for (int i = 0; i < TENSORS; ++i) off[i] = tensors[i].offset / tensors[i].elem_size + (cl_ulong)base[i];
-    cl_int err = SET_ARG(cl, k, TENSOR, tensor, cond, &tensors[TENSOR_COND].mem);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, cond_off, &off[TENSOR_COND]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, then_, &tensors[TENSOR_THEN].mem);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, then_off, &off[TENSOR_THEN]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, else_, &tensors[TENSOR_ELSE].mem);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, else_off, &off[TENSOR_ELSE]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, out, &tensors[TENSOR_OUT].mem);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, out_off, &off[TENSOR_OUT]);
+    cl_ulong off[PLAN_OPERANDS];
+    for (int i = 0; i < PLAN_OPERANDS; ++i) off[i] = tensors[i].offset / tensors[i].elem_size + (cl_ulong)base[i];
+    cl_int err = SET_ARG(cl, k, TENSOR, tensor, cond, &tensors[PLAN_COND].mem);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, cond_off, &off[PLAN_COND]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, then_, &tensors[PLAN_THEN].mem);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, then_off, &off[PLAN_THEN]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, else_, &tensors[PLAN_ELSE].mem);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, else_off, &off[PLAN_ELSE]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, out, &tensors[PLAN_OUT].mem);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, TENSOR, tensor, out_off, &off[PLAN_OUT]);
     return err;
 }
 
 /* One launch of the blocks family over a piece: the walk of host/plan/plan_blocks.c as
  * arguments, one work-item per work-group, each a range of blocks. */
 static cl_int launch_blocks(const clsel_cl_context *ctx, const kernel_program *kp, cl_command_queue queue,
-                            const clsel_plan *piece, const clsel_priv_tensor tensors[TENSORS],
+                            const clsel_plan *piece, const clsel_priv_tensor tensors[PLAN_OPERANDS],
                             const int64_t base[PLAN_OPERANDS], cl_uint num_wait, const cl_event *wait_list,
                             cl_event *event)
 {
@@ -113,8 +98,8 @@ static cl_int launch_blocks(const clsel_cl_context *ctx, const kernel_program *k
 
     int k = KERNEL_PICK;
     if (b.access[PLAN_COND] != PLAN_ACCESS_FIXED)
-        k = CLSEL_VARIANT(b.access[PLAN_COND] == PLAN_ACCESS_RUN, b.access[PLAN_THEN] == PLAN_ACCESS_RUN,
-                          b.access[PLAN_ELSE] == PLAN_ACCESS_RUN);
+        k = clsel_priv_plan_variant(b.access[PLAN_COND] == PLAN_ACCESS_RUN, b.access[PLAN_THEN] == PLAN_ACCESS_RUN,
+                                    b.access[PLAN_ELSE] == PLAN_ACCESS_RUN);
     kernel_slot *slot = (kernel_slot *)&kp->kernels[k];
     const cl_kernel kernel = slot->kernel;
     size_t global = (size_t)((b.count + per_item - 1) / per_item), local = 1;
@@ -155,7 +140,7 @@ static int on_boundary(const clsel_priv_tensor *t, int64_t first, int64_t size, 
  * (16 bytes; V for cond): the row of a rank-1 run is the whole piece; rows of more than
  * one dim must be a multiple of V elements long and every row start of such a tensor
  * a multiple of V elements from its first. */
-static int piece_aligned(const clsel_plan *piece, const clsel_priv_tensor tensors[TENSORS],
+static int piece_aligned(const clsel_plan *piece, const clsel_priv_tensor tensors[PLAN_OPERANDS],
                          const int64_t base[PLAN_OPERANDS])
 {
     const int64_t v = 16 / (int64_t)piece->elem_size;
@@ -172,7 +157,7 @@ static int piece_aligned(const clsel_plan *piece, const clsel_priv_tensor tensor
 
 /* One launch of the vectors family over a piece: 16 bytes of output per work-item. */
 static cl_int launch_vectors(const clsel_cl_context *ctx, const kernel_program *kp, cl_command_queue queue,
-                             const clsel_plan *piece, const clsel_priv_tensor tensors[TENSORS],
+                             const clsel_plan *piece, const clsel_priv_tensor tensors[PLAN_OPERANDS],
                              const int64_t base[PLAN_OPERANDS], cl_uint num_wait, const cl_event *wait_list,
                              cl_event *event)
 {
@@ -190,8 +175,8 @@ static cl_int launch_vectors(const clsel_cl_context *ctx, const kernel_program *
     to_uint8(&shift_arg, shift);
     const cl_uint n = (cl_uint)piece->out_count, per_item = 16 / (cl_uint)piece->elem_size;
     const cl_uint rank = piece->rank > 0 ? (cl_uint)piece->rank : 1;
-    const cl_uint out_aligned = (cl_uint)on_boundary(&tensors[TENSOR_OUT], base[PLAN_OUT], (int64_t)piece->elem_size, 16);
-    const int k = clsel_priv_plan_inner_advances(piece); /* the kernel specialised on it (CLSEL_VARIANT) */
+    const cl_uint out_aligned = (cl_uint)on_boundary(&tensors[PLAN_OUT], base[PLAN_OUT], (int64_t)piece->elem_size, 16);
+    const int k = clsel_priv_plan_inner_advances(piece); /* the kernel specialised on it: a variant */
     kernel_slot *slot = (kernel_slot *)&kp->kernels[k];
     const cl_kernel kernel = slot->kernel;
     size_t local = kp->work_group_size, global = (size_t)round_up((n + per_item - 1) / per_item, local);
@@ -213,7 +198,7 @@ static cl_int launch_vectors(const clsel_cl_context *ctx, const kernel_program *
 }
 
 typedef cl_int (*launch_fn)(const clsel_cl_context *ctx, const kernel_program *kp, cl_command_queue queue,
-                            const clsel_plan *piece, const clsel_priv_tensor tensors[TENSORS],
+                            const clsel_plan *piece, const clsel_priv_tensor tensors[PLAN_OPERANDS],
                             const int64_t base[PLAN_OPERANDS], cl_uint num_wait, const cl_event *wait_list,
                             cl_event *event);
 
@@ -221,7 +206,7 @@ static const launch_fn launchers[] = {[CLSEL_CL_FAMILY_BLOCKS] = launch_blocks, 
 
 /* The program form a piece runs in. */
 static program_form piece_form(const clsel_cl_context *ctx, const clsel_plan *piece,
-                               const clsel_priv_tensor tensors[TENSORS], const int64_t base[PLAN_OPERANDS])
+                               const clsel_priv_tensor tensors[PLAN_OPERANDS], const int64_t base[PLAN_OPERANDS])
 {
     return ctx->family == CLSEL_CL_FAMILY_VECTORS && piece_aligned(piece, tensors, base) ? PROGRAM_ALIGNED
                                                                                         : PROGRAM_ANY;
@@ -248,7 +233,7 @@ typedef struct piece_walk {
 static void pieces_start(piece_walk *pw, const clsel_plan *plan)
 {
     const int64_t forced = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PIECE_ELEMENTS);
-    const int64_t max = forced > 0 ? forced : PIECE_MAX_ELEMENTS;
+    const int64_t max = forced > 0 ? forced : CL_PIECE_MAX_ELEMENTS;
     memset(pw, 0, sizeof *pw);
     pw->plan = plan;
     pw->whole = fits_one_piece(plan, max);
@@ -269,7 +254,7 @@ static int pieces_next(piece_walk *pw)
  * of it: the single launch's own event, or a marker after several (a marker with no wait
  * list waits for everything enqueued before it). */
 static clsel_status launch(clsel_cl_context *ctx, cl_command_queue queue, const clsel_plan *plan,
-                           const clsel_priv_tensor tensors[TENSORS], cl_uint num_wait, const cl_event *wait_list,
+                           const clsel_priv_tensor tensors[PLAN_OPERANDS], cl_uint num_wait, const cl_event *wait_list,
                            cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
@@ -324,7 +309,7 @@ clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan, cl_
     if (!ctx || !plan || !queue)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_enqueue: %s is NULL",
                           !ctx ? "ctx" : !plan ? "plan" : "queue");
-    clsel_priv_tensor tensors[TENSORS] = {
+    clsel_priv_tensor tensors[PLAN_OPERANDS] = {
         {"cond", cond, cond_offset, 1, plan->in_count[0], -1, 0},
         {"then", then_mem, then_offset, plan->elem_size, plan->in_count[1], -1, 0},
         {"else", else_mem, else_offset, plan->elem_size, plan->in_count[2], -1, 0},

@@ -6,6 +6,19 @@
 #include "cl/select_contract.h"
 #include "common/element_width.h"
 #include "common/error.h"
+#include "plan/plan_operands.h"
+
+/* The variant numbering has one definition on each side of the line between host and
+ * kernels: the kernels' contract spells it as CLSEL_VARIANT (cl/select_contract.h:
+ * OpenCL C, which cannot include host headers), the host as clsel_priv_plan_variant
+ * (host/plan/plan_operands.h), which the CPU path's loop tables and the launchers use.
+ * Both are weighted sums of three bits, so equal weights make them equal for every
+ * variant: a change to either side that the other does not follow stops the build. */
+_Static_assert(CLSEL_VARIANT(1, 0, 0) == PLAN_VARIANT_COND && CLSEL_VARIANT(0, 1, 0) == PLAN_VARIANT_THEN &&
+                   CLSEL_VARIANT(0, 0, 1) == PLAN_VARIANT_ELSE && CLSEL_VARIANT(0, 0, 0) == 0,
+               "cl/select_contract.h's CLSEL_VARIANT and host/plan/plan_operands.h's variants disagree");
+_Static_assert(CLSEL_VARIANTS == PLAN_VARIANTS && (int)KERNEL_PICK == (int)PLAN_VARIANTS,
+               "one kernel per variant, then the blocks family's pick");
 
 /* The embedded sources (generated at build time by cmake/embed_cl.cmake). */
 extern const unsigned char clsel_priv_blocks_cl_source[];
@@ -50,8 +63,8 @@ void clsel_priv_cl_kernel_name(clsel_cl_family family, size_t elem_size, int k, 
     if (k == KERNEL_PICK)
         snprintf(name, size, CLSEL_PICK_NAME_FORMAT, (int)elem_size);
     else
-        snprintf(name, size, CLSEL_KERNEL_NAME_FORMAT, families[family].name, (int)elem_size, (k >> 2) & 1,
-                 (k >> 1) & 1, k & 1);
+        snprintf(name, size, CLSEL_KERNEL_NAME_FORMAT, families[family].name, (int)elem_size,
+                 (k & PLAN_VARIANT_COND) != 0, (k & PLAN_VARIANT_THEN) != 0, (k & PLAN_VARIANT_ELSE) != 0);
 }
 
 clsel_status clsel_cl_program_text(clsel_cl_family family, size_t element_bytes, int aligned, const char **source,

@@ -104,14 +104,14 @@ static clsel_status check_output_writable(const clsel_priv_tensor *out)
 }
 
 clsel_status clsel_priv_validate_call(const clsel_cl_context *ctx, const clsel_plan *plan, cl_command_queue queue,
-                              clsel_priv_tensor tensors[TENSORS], cl_uint num_wait,
+                              clsel_priv_tensor tensors[PLAN_OPERANDS], cl_uint num_wait,
                               const cl_event *wait_list)
 {
     clsel_status st = check_queue(ctx, queue);
     if (st == CLSEL_SUCCESS) st = check_wait_list(num_wait, wait_list);
-    plan_span spans[TENSORS];
-    for (int i = 0; i < TENSORS && st == CLSEL_SUCCESS; ++i) st = check_tensor(ctx, &tensors[i], &spans[i]);
-    if (st == CLSEL_SUCCESS) st = check_output_writable(&tensors[TENSOR_OUT]);
+    plan_span spans[PLAN_OPERANDS];
+    for (int i = 0; i < PLAN_OPERANDS && st == CLSEL_SUCCESS; ++i) st = check_tensor(ctx, &tensors[i], &spans[i]);
+    if (st == CLSEL_SUCCESS) st = check_output_writable(&tensors[PLAN_OUT]);
     if (st != CLSEL_SUCCESS) return st;
 
     return clsel_priv_plan_check_overlap(plan, spans, 0);

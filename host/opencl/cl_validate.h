@@ -6,7 +6,8 @@
 #include "opencl/cl_context.h"
 #include "plan/plan.h"
 
-/* One tensor argument of an enqueue: cond, then, else or out. */
+/* One tensor argument of an enqueue: cond, then, else or out, in the plan's operand
+ * slots (PLAN_COND ... PLAN_OUT). */
 typedef struct clsel_priv_tensor {
     const char *name;
     cl_mem mem;
@@ -18,14 +19,12 @@ typedef struct clsel_priv_tensor {
     int read_only; /* the buffer was made CL_MEM_READ_ONLY */
 } clsel_priv_tensor;
 
-enum { TENSOR_COND = 0, TENSOR_THEN = 1, TENSOR_ELSE = 2, TENSOR_OUT = 3, TENSORS = 4 };
-
 /* Checks the queue against ctx, the wait list, and every tensor: NULL buffers,
  * offset alignment and overflow, CL_MEM_SIZE, a read-only output, and overlap between
  * the output and the inputs (the plan's rule: plan_overlap.c); records each tensor's
  * alignment (align16) for the choice of program form. */
 clsel_status clsel_priv_validate_call(const clsel_cl_context *ctx, const clsel_plan *plan, cl_command_queue queue,
-                              clsel_priv_tensor tensors[TENSORS], cl_uint num_wait,
+                              clsel_priv_tensor tensors[PLAN_OPERANDS], cl_uint num_wait,
                               const cl_event *wait_list);
 
 #endif

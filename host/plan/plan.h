@@ -6,9 +6,7 @@
 #define CLSEL_HOST_PLAN_H
 
 #include "clsel.h"
-
-/* Operand slots of the collapsed geometry; the output is the fourth operand. */
-enum { PLAN_COND = 0, PLAN_THEN = 1, PLAN_ELSE = 2, PLAN_OUT = 3, PLAN_OPERANDS = 4 };
+#include "plan/plan_operands.h" /* PLAN_COND ... PLAN_OUT: the operand slots of the arrays below */
 
 struct clsel_plan {
     clsel_dtype dtype;
@@ -103,9 +101,9 @@ uint64_t clsel_priv_plan_bytes_moved(const clsel_plan *plan);
 /* Element count of a valid shape; -1 when it does not fit in int64. */
 int64_t clsel_priv_plan_shape_count(const clsel_shape *shape);
 
-/* Which inputs advance along the collapsed innermost dim, as bits: cond 4, then 2,
- * else 1 (0 for a rank-0 plan). Kernels and loops specialised on it are indexed by it
- * (plan_blocks.c, like the two below). */
+/* Which inputs advance along the collapsed innermost dim, as a variant
+ * (clsel_priv_plan_variant; 0 for a rank-0 plan): the vectors kernel that serves the
+ * plan (plan_blocks.c, like the two below). */
 int clsel_priv_plan_inner_advances(const clsel_plan *plan);
 
 /* Bytes one row of the innermost dim moves: the output's and every input's that

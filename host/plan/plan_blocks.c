@@ -19,6 +19,7 @@
  * runs of the output whatever the order. */
 #include <string.h>
 
+#include "common/tuning_constants.h" /* PLAN_GATHER_MOVE_BYTES, PLAN_ORDER_MARGIN */
 #include "plan/plan.h"
 
 /* The extent of block dim d: dims below `inner` whole, then `split` indices of it. */
@@ -67,7 +68,7 @@ static double gather_cost(const clsel_plan *plan, const plan_blocks *b, int op)
         run *= extent;
     }
     const double w = op == PLAN_COND ? 1.0 : (double)plan->elem_size;
-    return (double)b->elements / (double)run + (double)b->elements * w / 32.0;
+    return (double)b->elements / (double)run + (double)b->elements * w / PLAN_GATHER_MOVE_BYTES;
 }
 
 /* Moves the level along which the most gather work repeats to the front. */
@@ -82,7 +83,7 @@ static void order_levels(const clsel_plan *plan, plan_blocks *b)
         double saved = 0;
         for (int op = 0; op < 3; ++op)
             if (cost[op] > 0 && b->step[op][l] == 0) saved += cost[op] * (1.0 - 1.0 / (double)b->extent[l]);
-        if (saved > best_saved * 1.01) best = l, best_saved = saved;
+        if (saved > best_saved * PLAN_ORDER_MARGIN) best = l, best_saved = saved;
     }
     if (best == 0) return;
     const int64_t extent = b->extent[best];
@@ -176,9 +177,9 @@ void clsel_priv_plan_block_skip(const plan_blocks *b, plan_block *at, int64_t k)
 
 int clsel_priv_plan_inner_advances(const clsel_plan *plan)
 {
-    int bits = 0;
-    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) bits = bits * 2 + (plan->rank > 0 && plan->strides[op][0] != 0);
-    return bits;
+    const int rows = plan->rank > 0;
+    return clsel_priv_plan_variant(rows && plan->strides[PLAN_COND][0] != 0, rows && plan->strides[PLAN_THEN][0] != 0,
+                                   rows && plan->strides[PLAN_ELSE][0] != 0);
 }
 
 uint64_t clsel_priv_plan_row_bytes(const clsel_plan *plan)

@@ -4,7 +4,7 @@
  *    the OpenCL round trip (buffers, upload, launch, download) starts to pay, and how
  *    much its fixed cost is (CLSEL_RUNTIME_MIN_DEVICE_BYTES in include/clsel.h);
  *  - the CPU path on one thread against N library threads, by size
- *    (host/cpu/cpu_parallel.c, THREADS_MIN_BYTES);
+ *    (CPU_THREADS_MIN_BYTES in host/common/tuning_constants.h);
  *  - at full size, one run past the device's allocation limit: the runtime's chunked
  *    path against the CPU path;
  *  - beside them, the runtime as a user gets it (CLSEL_DEVICE_AUTO, every default), which

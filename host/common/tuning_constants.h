@@ -8,7 +8,7 @@
  * "The CI box" is the 2-vCPU AMD EPYC machine (32 MiB L3) that the measurements name;
  * the sweep and the named cases are `clsel bench`'s (docs/performance.md).
  *
- * Not here: the runtime's constants (host/runtime/), the kernels' own (the sources in
+ * Not here: the kernels' own (the sources in
  * cl/, part of the kernels' contract), and the bytes a loop may write past its buffer
  * (CPU_GATHER_SLACK in host/cpu/cpu_gather.h, CL_GATHER_SLACK in
  * host/opencl/cl_enqueue.c), which the loops' store widths dictate. */
@@ -150,5 +150,30 @@
  * far saves (near-ties keep the natural order). Not measured. */
 #define PLAN_GATHER_MOVE_BYTES 32.0
 #define PLAN_ORDER_MARGIN 1.01
+
+/* ---- the runtime (host/runtime/) ------------------------------------------------------
+ * Its threshold for sending a run to a device at all is public, with its measurement:
+ * CLSEL_RUNTIME_MIN_DEVICE_BYTES in include/clsel.h. */
+
+/* Device runs copy host data through output chunks of at most this many bytes (and at
+ * most 1/RUNTIME_CHUNK_MEMORY_SHARE of the device's memory). Small chunks win on PoCL,
+ * where every run's fresh buffers are page-faulted in: a 1 GiB u8 select took
+ * 960-1220 ms in 256 MiB chunks, 570 ms in 64 MiB, 360-400 ms in 16 MiB, 320-390 ms in
+ * 8 MiB and 220-290 ms in 1-4 MiB chunks (second and third runs; runtime_chunked.c). On
+ * a GPU a 4 MiB transfer is still long against a launch (~200 us at 20 GB/s); not
+ * measured on one. */
+#define RUNTIME_CHUNK_MAX_BYTES ((uint64_t)4 << 20)
+
+/* Two sets of a chunk's four tensors (one transferring while the other computes) beside
+ * whatever else lives in the device's memory: a sixteenth of it each. Not measured. */
+#define RUNTIME_CHUNK_SETS 2
+#define RUNTIME_CHUNK_MEMORY_SHARE 16
+
+/* AUTO on a discrete device times both paths once on this many u8 elements (32 MiB moved
+ * per run, past every cache, a few milliseconds per run) and keeps the better of
+ * RUNTIME_CALIBRATION_RUNS runs per path (runtime_calibrate.c). Not measured: chosen to
+ * be past the caches and short against a model load. */
+#define RUNTIME_CALIBRATION_ELEMENTS ((int64_t)8 << 20)
+#define RUNTIME_CALIBRATION_RUNS 2
 
 #endif

@@ -9,8 +9,8 @@
  * the host's cores move them through host memory, which a PCIe GPU in a server rarely
  * does (PCIe 5.0 x16: 64 GB/s each way at best, against hundreds of GB/s of DRAM). So
  * the first run that would go there is preceded, once per runtime, by a measurement of
- * both on the same bytes: a same-shape u8 run of CALIBRATION_ELEMENTS elements (the
- * rates of bigger runs), each path timed twice, the faster time kept. Runs go to the
+ * both on the same bytes: a same-shape u8 run of RUNTIME_CALIBRATION_ELEMENTS elements (the
+ * rates of bigger runs), each path timed RUNTIME_CALIBRATION_RUNS times, the fastest kept. Runs go to the
  * device from then on only if its path was faster. A runtime asked for OpenCL by name,
  * or a device that shares host memory (runs in place: runtime_shared.c), is not
  * measured: the former always runs there, the latter moves no bytes twice; nor is a
@@ -23,13 +23,11 @@
 
 #include "common/alloc.h"
 #include "common/tuning.h"
+#include "common/tuning_constants.h"
 #include "plan/plan.h"
 #include "runtime/runtime.h"
 #include "runtime/runtime_device_paths.h"
 #include "runtime/runtime_fallback.h"
-
-/* 8M elements: 32 MiB moved per run, past every cache, a few milliseconds per run. */
-#define CALIBRATION_ELEMENTS ((int64_t)8 << 20)
 
 static double now_ms(void)
 {
@@ -38,11 +36,11 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* The better of two timed runs on one path; a negative time when a run failed. */
+/* The best of RUNTIME_CALIBRATION_RUNS timed runs on one path; a negative time when a run failed. */
 static double best_of_two(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3], void *out, int device)
 {
     double best = -1;
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < RUNTIME_CALIBRATION_RUNS; ++k) {
         int rescued = 0;
         const double t0 = now_ms();
         const clsel_status st = device ? clsel_priv_runtime_run_chunked(rt, plan, in, out, &rescued)
@@ -58,9 +56,9 @@ static double best_of_two(clsel_runtime *rt, const clsel_plan *plan, const void 
 static void calibrate(clsel_runtime *rt)
 {
     rt->device_ms = rt->cpu_ms = -1;
-    const clsel_shape s = {1, {CALIBRATION_ELEMENTS}};
+    const clsel_shape s = {1, {RUNTIME_CALIBRATION_ELEMENTS}};
     clsel_plan *plan = NULL;
-    const size_t n = (size_t)CALIBRATION_ELEMENTS;
+    const size_t n = (size_t)RUNTIME_CALIBRATION_ELEMENTS;
     uint8_t *bytes = clsel_priv_malloc(4 * n);
     if (bytes && clsel_plan_create(CLSEL_U8, &s, &s, &s, NULL, &plan) == CLSEL_SUCCESS) {
         for (size_t i = 0; i < 3 * n; ++i) bytes[i] = (uint8_t)(i * 2654435761u >> 24); /* cond bytes vary */

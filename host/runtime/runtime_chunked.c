@@ -7,27 +7,18 @@
  * device fails part-way, the queues are drained and the run is finished on the CPU path
  * (runtime_fallback.c): the caller gets the right result rather than half of one. */
 #include "common/error.h"
+#include "common/tuning_constants.h"
 #include "plan/plan_chunk.h"
 #include "runtime/runtime.h"
 #include "runtime/runtime_device_paths.h"
 #include "runtime/runtime_fallback.h"
 
-/* Chunk outputs of at most this many bytes (and at most 1/16 of the device's memory,
- * for two sets of a chunk's four tensors beside whatever else lives there). Small
- * chunks win on PoCL, where every run's fresh buffers are page-faulted in: a 1 GiB u8
- * select took 960-1220 ms in 256 MiB chunks, 570 ms in 64 MiB, 360-400 ms in 16 MiB,
- * 320-390 ms in 8 MiB and 220-290 ms in 1-4 MiB chunks (second and third runs). On a
- * GPU a 4 MiB transfer is still long against a launch (~200 us at 20 GB/s). */
-#define CHUNK_MAX_BYTES ((uint64_t)4 << 20)
-
-enum { SETS = 2 };
-
 /* The most bytes of one tensor the runtime puts in one device buffer: a chunk's size,
  * within the device's allocation limit and the caller's bound. */
 static uint64_t chunk_bytes(const clsel_runtime *rt)
 {
-    uint64_t limit = CHUNK_MAX_BYTES;
-    const uint64_t bounds[3] = {(uint64_t)rt->ctx->max_alloc, rt->ctx->global_mem / 16, rt->chunk_bytes};
+    uint64_t limit = RUNTIME_CHUNK_MAX_BYTES;
+    const uint64_t bounds[3] = {(uint64_t)rt->ctx->max_alloc, rt->ctx->global_mem / RUNTIME_CHUNK_MEMORY_SHARE, rt->chunk_bytes};
     for (int i = 0; i < 3; ++i)
         if (bounds[i] && bounds[i] < limit) limit = bounds[i];
     return limit;
@@ -38,10 +29,10 @@ typedef struct chunk_run {
     const clsel_plan *plan;
     const uint8_t *in[3];
     uint8_t *out;
-    cl_command_queue queue[SETS];
-    cl_mem mem[SETS][4]; /* cond, then, else, out of each set */
+    cl_command_queue queue[RUNTIME_CHUNK_SETS];
+    cl_mem mem[RUNTIME_CHUNK_SETS][4]; /* cond, then, else, out of each set */
     size_t bytes[4];     /* each buffer's size */
-    cl_event host_last[SETS]; /* each set's last command that reads or writes the caller's memory */
+    cl_event host_last[RUNTIME_CHUNK_SETS]; /* each set's last command that reads or writes the caller's memory */
 } chunk_run;
 
 /* Keeps `event` as the set's last transfer to or from the caller's memory. */
@@ -104,8 +95,8 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
     clsel_plan chunk;
     int64_t base[PLAN_OPERANDS];
     for (int index = 0; st == CLSEL_SUCCESS && clsel_priv_plan_chunks_next(&it, &chunk, base); ++index) {
-        const int set = index % SETS;
-        if (index < SETS) {
+        const int set = index % RUNTIME_CHUNK_SETS;
+        if (index < RUNTIME_CHUNK_SETS) {
             cl_int err = make_set(&run, set);
             if (err != CL_SUCCESS) {
                 st = clsel_priv_fail_cl(CLSEL_ERROR_OUT_OF_MEMORY, err, "clCreateBuffer for a chunk of %zu elements failed",
@@ -115,7 +106,7 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
         }
         st = run_chunk(&run, set, &chunk, base);
     }
-    for (int set = 0; set < SETS; ++set) {
+    for (int set = 0; set < RUNTIME_CHUNK_SETS; ++set) {
         /* The downloads land, and no upload still reads the caller's memory, before we
          * return or the CPU path rewrites `out`. */
         cl_int err = clsel_priv_runtime_drain(rt, run.queue[set], run.host_last[set]);

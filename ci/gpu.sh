@@ -23,7 +23,7 @@
 # (an NVIDIA machine whose driver lacks libnvidia-opencl, say), 3 when something it needs
 # is missing. --allow-cpu runs the same steps on a CPU device instead, and --quick runs
 # three OpenCL tests and a sweep of 3 quick patterns: what CI does to keep this script
-# working where there is no GPU (tests/gpu_script_check.sh).
+# working where there is no GPU (tests/system/gpu_script_check.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -145,8 +145,8 @@ tests_rc=$?
 
 note "the driver's code for each program, from the kernel cache"
 if command -v python3 >/dev/null; then
-  python3 tests/gpu_codegen.py --from-cache "$cache" "$out/driver-code" >"$out/codegen.txt" 2>&1
-  { echo "## The driver's code (tests/gpu_codegen.py --from-cache)"; echo; echo '```'; cat "$out/codegen.txt"; echo '```'; echo; } >>"$report"
+  python3 tests/system/gpu_codegen.py --from-cache "$cache" "$out/driver-code" >"$out/codegen.txt" 2>&1
+  { echo "## The driver's code (tests/system/gpu_codegen.py --from-cache)"; echo; echo '```'; cat "$out/codegen.txt"; echo '```'; echo; } >>"$report"
 else
   echo "(python3 is missing: the driver's code was not read)" >>"$report"
 fi

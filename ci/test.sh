@@ -6,7 +6,7 @@
 # oclgrind: any kernel access outside a buffer fails the run) and on Mesa's rusticl
 # (label rusticl), with both families and fewer cases, then builds again with AddressSanitizer
 # and UndefinedBehaviorSanitizer and runs the C tests again under them (PoCL's and
-# LLVM's own allocations are exempt from leak checks: tests/lsan.supp), builds with
+# LLVM's own allocations are exempt from leak checks: tests/support/lsan.supp), builds with
 # ThreadSanitizer for the CPU path and thread tests (label tsan), and runs each
 # libFuzzer harness for a minute (ci/fuzz.sh).
 #   CLSEL_REQUIRE_OPENCL=0 ci/test.sh   lets the OpenCL tests skip where no device exists
@@ -27,7 +27,7 @@ fi
 # Which OpenCL implementations a stage sees is chosen here, not by what else the machine
 # has installed (Mesa's ICDs, say, whose platforms would appear beside PoCL's): the main
 # stages see PoCL alone; the Oclgrind and rusticl stages name their own
-# (tests/opencl_impl_run.sh).
+# (tests/support/opencl_impl_run.sh).
 if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
   mkdir -p build/icd/pocl
   cp /etc/OpenCL/vendors/pocl.icd build/icd/pocl/

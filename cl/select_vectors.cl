@@ -177,7 +177,7 @@ CLSEL_INLINE void clsel_store(global clsel_elem *p, uint4 v, uint aligned)
 #define CLSEL_IN_ONE_ROW(p, g) ((g).sh[0] - (p).at[0] >= CLSEL_V)
 #endif
 
-/* For the code-generation check only (tests/gpu_codegen.py builds with
+/* For the code-generation check only (tests/system/gpu_codegen.py builds with
  * -DCLSEL_CODEGEN_MAIN_PATH): the kernels as the items of a rank-1 run execute them,
  * without the paths those never take, so that their instruction counts are an item's. */
 #ifdef CLSEL_CODEGEN_MAIN_PATH

@@ -1,6 +1,6 @@
 /* cmd_kernels.c - clsel kernels: the exact OpenCL C source and build options of one of
  * the library's programs, for compiling it offline and for the code-generation check
- * (tests/gpu_codegen.py). */
+ * (tests/system/gpu_codegen.py). */
 #include <stdio.h>
 #include <string.h>
 

@@ -10,7 +10,7 @@
 /* X(return type, name, parameter list, argument list, how a failure is reported):
  * CODE returns a cl_int; BUILD is clBuildProgram (fails as a build failure); OBJECT
  * returns a handle and reports through errcode_ret; NEVER (retain and release) is never
- * made to fail by the tests' fault-injection library (tests/cl_fault_shim.c), which
+ * made to fail by the tests' fault-injection library (tests/opencl/cl_fault_shim.c), which
  * wraps every entry point of this table. */
 #define CLSEL_CL_FUNCTIONS(X)                                                                   \
     X(cl_int, clGetPlatformIDs, (cl_uint n, cl_platform_id * p, cl_uint * np), (n, p, np), CODE) \

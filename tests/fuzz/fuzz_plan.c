@@ -2,7 +2,7 @@
  * 0 and 1 to negative, past 2^31 and near INT64_MAX, every mode and cond rule including
  * unknown values, any axis, any dtype number. The library must never crash, must fail
  * with a status and a message, and where it succeeds must agree with the oracle (an
- * independent implementation of docs/semantics.md's shape rules, tests/oracle.c). */
+ * independent implementation of docs/semantics.md's shape rules, tests/support/oracle.c). */
 #include <string.h>
 
 #include "fuzz_input.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/opencl_impl_run.sh IMPL LOG COMMAND... - runs a test program on one OpenCL
+# tests/support/opencl_impl_run.sh IMPL LOG COMMAND... - runs a test program on one OpenCL
 # implementation, seen as the only platform (an ICD file of its own in a vendors folder,
 # OCL_ICD_VENDORS), so that both the test's own OpenCL calls and the library's land
 # there and the other stages keep the platforms they see:

@@ -1,4 +1,4 @@
-"""Every row of tests/bad_inputs.json that applies to `clsel run` or the Python binding
+"""Every row of tests/system/bad_inputs.json that applies to `clsel run` or the Python binding
 (the C API's rows: test_bad_inputs.c), with the status and message parts each must give,
 and nothing written: no output file (or temporary file) from the tool, the input arrays
 unchanged by the binding.
@@ -18,9 +18,9 @@ except ImportError:
     print("skipped: numpy is not installed")
     sys.exit(77)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "python"))
-sys.path.insert(0, os.path.join(HERE, "conformance"))
+TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(TESTS, "..", "python"))
+sys.path.insert(0, os.path.join(TESTS, "conformance"))
 import clsel  # noqa: E402
 from cases import CLSEL_NAMES  # noqa: E402  (numpy dtype name -> clsel's)
 
@@ -81,7 +81,7 @@ def check_cli(row, tool, scratch):
     for op, header in row.get("npy", {}).items():
         npy_header_file(files[op], header)
     for op, source in row.get("npy_file", {}).items():
-        shutil.copyfile(os.path.join(HERE, source), files[op])
+        shutil.copyfile(os.path.join(TESTS, source), files[op])
     for op, cut in row.get("truncate", {}).items():
         with open(files[op], "r+b") as f:
             f.truncate(os.path.getsize(files[op]) - cut)

@@ -19,7 +19,7 @@ except ImportError:
     print("skipped: numpy is not installed")
     sys.exit(77)
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 CASE_FIELDS = {"name": str, "dtype": str, "elements": int, "bytes": int, "median_ms": float, "min_ms": float,
                "gbps": float, "pct_of_copy": float, "first_call_ms": float}
 failures = []

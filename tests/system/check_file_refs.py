@@ -9,8 +9,8 @@ file or document. What is not a reference here:
   - a path right after "rev:" (git show e29b285:cl/select.cl names an old version);
   - a pattern or placeholder: followed by "*" or "<", or whose last part is in capitals
     (tests/fuzz/corpus/NAME);
-  - the stem of a file that exists (tests/cl_fault_shim, the module built from
-    tests/cl_fault_shim.c);
+  - the stem of a file that exists (tests/opencl/cl_fault_shim, the module built from
+    tests/opencl/cl_fault_shim.c);
   - the paths in OTHER_TREES, which name files under another prefix;
   - data files (*.json): the vectors cite other projects' test files by their paths.
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/gpu_script_check.sh WORK_DIR - ci/gpu.sh the way a GPU machine without packages
+# tests/system/gpu_script_check.sh WORK_DIR - ci/gpu.sh the way a GPU machine without packages
 # runs it, here on the CPU device, so that the script cannot rot where no GPU is: the
 # OpenCL loader, headers and an ICD file are unpacked into a folder of their own (copied
 # from this machine's packages, as a GPU machine gets Debian's unpacked) and reached
@@ -7,7 +7,7 @@
 # `ci/gpu.sh OUT --allow-cpu --quick` runs. Fails when the script fails or its report
 # lacks a section. Exits 77 (skipped) without PoCL's ICD file.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$1"
 rm -rf "$work"
 mkdir -p "$work/unpacked/usr/lib" "$work/unpacked/usr/include" "$work/vendors"

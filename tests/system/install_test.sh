@@ -8,13 +8,13 @@ source=$2
 work="$build/install-test"
 rm -rf "$work"
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-cmake -S "$source/tests/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake -S "$source/tests/system/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/consumer"
 "$work/consumer/consumer_static"
 pc_dir=$(dirname "$(find "$work/prefix" -name clsel.pc | head -n 1)")
 export PKG_CONFIG_PATH="$pc_dir"
 # shellcheck disable=SC2046
-cc -std=c11 "$source/tests/consumer/consumer.c" $(pkg-config --cflags --libs clsel) -o "$work/pkg_consumer"
+cc -std=c11 "$source/tests/system/consumer/consumer.c" $(pkg-config --cflags --libs clsel) -o "$work/pkg_consumer"
 LD_LIBRARY_PATH=$(pkg-config --variable=libdir clsel) "$work/pkg_consumer"
 echo "install_test: find_package (shared, static) and pkg-config consumers work"

@@ -1,11 +1,16 @@
 /* test_random.c - seeded random differential testing: random (shape, mode, dtype,
- * data) cases through the oracle, the CPU path and (with "opencl") the OpenCL path,
- * compared with memcmp. Shape errors must agree with the oracle too.
+ * data) cases through the oracle, the CPU path and (with --path opencl) the OpenCL path
+ * or (with --path runtime) the runtime's device paths, compared with memcmp. Shape
+ * errors must agree with the oracle too.
  *
- *   test_random cpu|opencl [cases] [seed] [any|periodic]
+ *   test_random [--path cpu|opencl|runtime] [--cases N] [--seed N] [--small-pieces]
+ *               [--small-blocks] [any] [periodic]
  *
- * "periodic" draws every case from random_case_periodic (short inner dims, each input
- * repeated or tiled over some of them): the CPU path's shuffled gathers at their edges.
+ * Case "any" draws from random_case; "periodic" from random_case_periodic (short inner
+ * dims, each input repeated or tiled over some of them): the CPU path's shuffled gathers
+ * at their edges. --small-pieces and --small-blocks set the library's internal knobs
+ * (host/common/tuning.h; the test links libclsel.a) so that code that otherwise runs only
+ * on huge tensors runs on these small ones.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +20,15 @@
 #include "random_case.h"
 #include "test_cl.h"
 #include "test_util.h"
-#if defined(TEST_SMALL_PIECES) || defined(TEST_SMALL_BLOCKS)
 #include "common/tuning.h" /* the library's internal knobs (linked with libclsel.a) */
-#endif
 
-#ifdef TEST_CHUNKED
+enum { PATH_CPU, PATH_OPENCL, PATH_RUNTIME };
+static int chosen_path = PATH_CPU;
+static int64_t case_count = 2000;
+static uint64_t seed = 20261122;
+static int small_pieces, small_blocks;
+static test_cl cl_env;
+
 /* The runtime's device paths: copied in chunks, with a random small chunk bound that
  * makes every tensor over it run in many chunks, or in place where the device works in
  * host memory (zero copy, chosen at random); the result must still be the oracle's, in
@@ -46,7 +55,6 @@ static void check_chunked(const clsel_plan *plan, test_data *td, rng *r, const c
                   text);
     }
 }
-#endif
 
 static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl)
 {
@@ -70,18 +78,18 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     oc.elem_size = td.w;
     oracle_select(&oc, &want_shape, td.cond, td.then_data, td.else_data, td.want);
 
-#ifdef TEST_SMALL_BLOCKS
-    /* Blocks of a few elements and random long-row thresholds: many blocks per case, so
-     * that the block walk, its order, the chunks of a split dim and the reuse of
-     * gathered inputs run on small tensors (CPU path and OpenCL blocks family). */
-    static const long blocks[] = {1, 2, 3, 5, 8, 13, 30, 64, 100};
-    static const long rows[] = {2, 4, 9, 32, 1 << 20};
-    clsel_priv_knob_set(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS, blocks[rng_below(r, sizeof blocks / sizeof blocks[0])]);
-    clsel_priv_knob_set(CLSEL_PRIV_KNOB_LONG_ROW, rows[rng_below(r, sizeof rows / sizeof rows[0])]);
-    /* The OpenCL blocks family's plain gathers now and then, its periodic shuffle tables
-     * otherwise (where the device allows them). */
-    clsel_priv_knob_set(CLSEL_PRIV_KNOB_CL_PLAIN_GATHERS, rng_below(r, 4) == 0);
-#endif
+    if (small_blocks) {
+        /* Blocks of a few elements and random long-row thresholds: many blocks per case, so
+         * that the block walk, its order, the chunks of a split dim and the reuse of
+         * gathered inputs run on small tensors (CPU path and OpenCL blocks family). */
+        static const long blocks[] = {1, 2, 3, 5, 8, 13, 30, 64, 100};
+        static const long rows[] = {2, 4, 9, 32, 1 << 20};
+        clsel_priv_knob_set(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS, blocks[rng_below(r, sizeof blocks / sizeof blocks[0])]);
+        clsel_priv_knob_set(CLSEL_PRIV_KNOB_LONG_ROW, rows[rng_below(r, sizeof rows / sizeof rows[0])]);
+        /* The OpenCL blocks family's plain gathers now and then, its periodic shuffle tables
+         * otherwise (where the device allows them). */
+        clsel_priv_knob_set(CLSEL_PRIV_KNOB_CL_PLAIN_GATHERS, rng_below(r, 4) == 0);
+    }
     CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.got));
     char text[512];
     clsel_plan_describe(plan, text, sizeof text);
@@ -93,62 +101,91 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     }
     if (cl) {
         int guards_ok = 0;
-#ifdef TEST_SMALL_PIECES
-        /* Launches split into pieces of a few elements: the split that keeps the
-         * kernels' index math in 32 bits past 2^31 elements, on small tensors. */
-        static const long pieces[] = {1, 2, 7, 64, 1000};
-        clsel_priv_knob_set(CLSEL_PRIV_KNOB_PIECE_ELEMENTS, pieces[rng_below(r, sizeof pieces / sizeof pieces[0])]);
-#endif
+        if (small_pieces) {
+            /* Launches split into pieces of a few elements: the split that keeps the
+             * kernels' index math in 32 bits past 2^31 elements, on small tensors. */
+            static const long pieces[] = {1, 2, 7, 64, 1000};
+            clsel_priv_knob_set(CLSEL_PRIV_KNOB_PIECE_ELEMENTS, pieces[rng_below(r, sizeof pieces / sizeof pieces[0])]);
+        }
         memset(td.got, 0xEE, bytes);
         CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4), &guards_ok));
         CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL differs from the oracle: %s", text);
         CHECK_MSG(guards_ok, "OpenCL wrote outside the output: %s", text);
     }
-#ifdef TEST_CHUNKED
-    check_chunked(plan, &td, r, text);
-#endif
+    if (chunk_runtime) check_chunked(plan, &td, r, text);
     test_data_free(&td);
     clsel_plan_destroy(plan);
     return 1;
 }
 
-int main(int argc, char **argv)
+static int open_path(void)
 {
-    if (argc < 2 || (strcmp(argv[1], "cpu") != 0 && strcmp(argv[1], "opencl") != 0)) {
-        fprintf(stderr, "usage: test_random cpu|opencl [cases] [seed] [any|periodic]\n");
-        return 2;
+    if (chosen_path == PATH_OPENCL) test_cl_open(&cl_env);
+    if (chosen_path == PATH_RUNTIME) {
+        if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &chunk_runtime) != CLSEL_SUCCESS) {
+            printf("skipped: no OpenCL device (%s)\n", clsel_last_error());
+            return getenv("CLSEL_REQUIRE_OPENCL") && strcmp(getenv("CLSEL_REQUIRE_OPENCL"), "1") == 0 ? 1 : 77;
+        }
+        clsel_runtime_set_min_device_bytes(chunk_runtime, 0);
     }
-    const int use_cl = strcmp(argv[1], "opencl") == 0;
-    const long cases = argc > 2 ? strtol(argv[2], NULL, 10) : 2000;
-    const uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 20261122;
-    const int periodic = argc > 4 && strcmp(argv[4], "periodic") == 0;
-    test_cl cl;
-    if (use_cl) test_cl_open(&cl);
-#ifdef TEST_CHUNKED
-    if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &chunk_runtime) != CLSEL_SUCCESS) {
-        printf("skipped: no OpenCL device (%s)\n", clsel_last_error());
-        return getenv("CLSEL_REQUIRE_OPENCL") && strcmp(getenv("CLSEL_REQUIRE_OPENCL"), "1") == 0 ? 1 : 77;
-    }
-    clsel_runtime_set_min_device_bytes(chunk_runtime, 0);
-#endif
+    return 0;
+}
+
+static void close_path(void)
+{
+    if (chosen_path == PATH_OPENCL) test_cl_close(&cl_env);
+    clsel_runtime_destroy(chunk_runtime);
+}
+
+/* --cases random cases from `draw`, seeded with --seed. */
+static void run_cases(oracle_case (*draw)(rng *))
+{
+    static const char *const compared[] = {"oracle vs CPU", "oracle vs CPU vs OpenCL",
+                                           "oracle vs CPU vs the runtime in chunks"};
     rng r = {seed};
-    long valid = 0, failures_before = 0;
-    for (long i = 0; i < cases; ++i) {
-        oracle_case c = periodic ? random_case_periodic(&r) : random_case(&r);
+    long valid = 0, failures_before = check_failures;
+    for (int64_t i = 0; i < case_count; ++i) {
+        oracle_case c = draw(&r);
         clsel_dtype dtype = all_dtypes[rng_below(&r, 13)];
-        valid += run_case(&c, dtype, &r, use_cl ? &cl : NULL);
+        valid += run_case(&c, dtype, &r, chosen_path == PATH_OPENCL ? &cl_env : NULL);
         if (check_failures != failures_before) {
-            fprintf(stderr, "  case %ld (seed %llu): mode %d axis %lld cond_broadcast %d dtype %s\n", i,
+            fprintf(stderr, "  case %lld (seed %llu): mode %d axis %lld cond_broadcast %d dtype %s\n", (long long)i,
                     (unsigned long long)seed, (int)c.mode, (long long)c.axis, (int)c.cond_broadcast,
                     clsel_dtype_name(dtype));
             failures_before = check_failures;
         }
     }
-    printf("%ld random cases (%ld valid, %ld rejected by both), seed %llu, %s\n", cases, valid, cases - valid,
-           (unsigned long long)seed, use_cl ? "oracle vs CPU vs OpenCL" : "oracle vs CPU");
-    if (use_cl) test_cl_close(&cl);
-#ifdef TEST_CHUNKED
-    clsel_runtime_destroy(chunk_runtime);
-#endif
-    return check_report(use_cl ? "test_random opencl" : "test_random cpu");
+    printf("%lld random cases (%ld valid, %lld rejected by both), seed %llu, %s\n", (long long)case_count, valid,
+           (long long)(case_count - valid), (unsigned long long)seed, compared[chosen_path]);
+}
+
+static void test_any(void)
+{
+    run_cases(random_case);
+}
+
+static void test_periodic(void)
+{
+    run_cases(random_case_periodic);
+}
+
+static const test_case cases[] = {
+    {"any", test_any},
+    {"periodic", test_periodic},
+};
+
+static const check_flag flags[] = {
+    {"--path", CHECK_FLAG_CHOICE, &chosen_path, "cpu|opencl|runtime",
+     "the CPU path (default), also clsel_cl_enqueue, or also the runtime on the OpenCL device in small chunks"},
+    {"--cases", CHECK_FLAG_I64, &case_count, NULL, "random cases per test case (default 2000)"},
+    {"--seed", CHECK_FLAG_U64, &seed, NULL, "the first case's seed (default 20261122)"},
+    {"--small-pieces", CHECK_FLAG_SWITCH, &small_pieces, NULL, "OpenCL launches split into pieces of a few elements"},
+    {"--small-blocks", CHECK_FLAG_SWITCH, &small_blocks, NULL, "blocks of a few elements, random long-row bounds"},
+};
+
+int main(int argc, char **argv)
+{
+    const check_suite suite = {"test_random", cases, CHECK_COUNT(cases), flags, CHECK_COUNT(flags), open_path,
+                               close_path};
+    return check_main(argc, argv, &suite);
 }

@@ -3,7 +3,7 @@
  * clsel_check_dtypes, listed data through the CPU path (or OpenCL) against the listed
  * results, and every valid shape with random data against the oracle.
  *
- *   test_vectors cpu|opencl path/to/select_vectors.json
+ *   test_vectors --vectors path/to/select_vectors.json [--path cpu|opencl] [openvino] [onednn]
  */
 #include <math.h>
 #include <string.h>
@@ -273,34 +273,86 @@ static void check_vector(const json *v, tally *count)
     }
 }
 
-int main(int argc, char **argv)
+/* Where the cases run (--path), and the vectors they read (--vectors). */
+enum { PATH_CPU, PATH_OPENCL };
+static int path = PATH_CPU;
+static const char *vectors_file;
+static test_cl cl;
+static json *root;
+
+static int load_vectors(void)
 {
-    if (argc < 3 || argc > 4 || (strcmp(argv[1], "cpu") != 0 && strcmp(argv[1], "opencl") != 0)) {
-        fprintf(stderr, "usage: test_vectors cpu|opencl select_vectors.json [max elements on the device]\n");
+    if (!vectors_file) {
+        fprintf(stderr, "test_vectors: --vectors path/to/select_vectors.json is required\n");
         return 2;
     }
-    if (argc == 4) device_max_elements = strtoll(argv[3], NULL, 10);
-    test_cl cl;
-    if (strcmp(argv[1], "opencl") == 0) {
+    if (path == PATH_OPENCL) {
         test_cl_open(&cl);
         cl_env = &cl;
     }
-    json *root = json_load(argv[2]);
+    root = json_load(vectors_file);
     if (!root || root->kind != JSON_ARRAY || root->count == 0) {
-        fprintf(stderr, "no vectors in %s\n", argv[2]);
+        fprintf(stderr, "no vectors in %s\n", vectors_file);
         return 1;
     }
-    tally count = {0, 0, 0, 0, 0, 0, 0};
-    for (size_t i = 0; i < root->count; ++i) check_vector(&root->items[i], &count);
-    printf("%zu vectors from %s on %s: %d shapes (%d only two-way), %d shape errors, %d dtype errors, "
-           "%d listed data cases, %d rule data cases, %d random-data runs\n",
-           root->count, argv[2], cl_env ? cl_env->device_name : "the CPU path", count.shapes, count.enlarging,
-           count.shape_errors, count.dtype_errors, count.data, count.rule_data, count.random_data);
+    return 0;
+}
+
+static void close_vectors(void)
+{
     if (device_skipped)
         printf("%d runs with more than %lld output elements ran on the CPU path only\n", device_skipped,
                (long long)device_max_elements);
-    CHECK((size_t)(count.shapes + count.shape_errors + count.dtype_errors) == root->count);
     json_free(root);
     if (cl_env) test_cl_close(&cl);
-    return check_report(argv[1][0] == 'c' ? "test_vectors cpu" : "test_vectors opencl");
+}
+
+/* The vectors of one suite (by their source's owner; oneDNN's moved from oneapi-src to
+ * uxlfoundation): every one of them, with its tally. */
+static void check_suite_vectors(int openvino)
+{
+    tally count = {0, 0, 0, 0, 0, 0, 0};
+    size_t vectors = 0;
+    for (size_t i = 0; i < root->count; ++i) {
+        const char *source = string_of(&root->items[i], "source");
+        if ((source && strncmp(source, "openvinotoolkit/", 16) == 0) != openvino) continue;
+        check_vector(&root->items[i], &count);
+        ++vectors;
+    }
+    printf("%zu %s vectors from %s on %s: %d shapes (%d only two-way), %d shape errors, %d dtype errors, "
+           "%d listed data cases, %d rule data cases, %d random-data runs\n",
+           vectors, openvino ? "OpenVINO" : "oneDNN", vectors_file, cl_env ? cl_env->device_name : "the CPU path",
+           count.shapes, count.enlarging, count.shape_errors, count.dtype_errors, count.data, count.rule_data,
+           count.random_data);
+    CHECK(vectors > 0);
+    CHECK((size_t)(count.shapes + count.shape_errors + count.dtype_errors) == vectors);
+}
+
+static void test_openvino(void)
+{
+    check_suite_vectors(1);
+}
+
+static void test_onednn(void)
+{
+    check_suite_vectors(0);
+}
+
+static const test_case cases[] = {
+    {"openvino", test_openvino},
+    {"onednn", test_onednn},
+};
+
+static const check_flag flags[] = {
+    {"--path", CHECK_FLAG_CHOICE, &path, "cpu|opencl", "the CPU path (default) or clsel_cl_enqueue as well"},
+    {"--vectors", CHECK_FLAG_TEXT, &vectors_file, NULL, "tests/differential/data/select_vectors.json"},
+    {"--device-max-elements", CHECK_FLAG_I64, &device_max_elements, NULL,
+     "bigger outputs run on the CPU path only (for slow OpenCL implementations)"},
+};
+
+int main(int argc, char **argv)
+{
+    const check_suite suite = {"test_vectors", cases,         CHECK_COUNT(cases), flags, CHECK_COUNT(flags),
+                               load_vectors,   close_vectors};
+    return check_main(argc, argv, &suite);
 }

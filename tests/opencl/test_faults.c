@@ -1,6 +1,6 @@
 /* test_faults.c - fault injection into the shipped library: for every N, the N-th
  * OpenCL call, then the N-th host allocation, of a whole workflow fails. OpenCL calls
- * fail in tests/cl_fault_shim.c, an OpenCL library that forwards to the real one and
+ * fail in tests/opencl/cl_fault_shim.c, an OpenCL library that forwards to the real one and
  * that ctest names in CLSEL_OPENCL_LIBRARY; allocations fail in this test's allocator,
  * installed with clsel_set_allocator. Each call must then return an error status with a
  * message, hand out no event, leave the output untouched, and AUTO must fall back to
@@ -8,7 +8,10 @@
  * results, and a chunked runtime run must end right whatever fails, reported as rescued
  * exactly when a fault hit it.
  *
- *   test_faults [max_n] [stride]      (stride > 1: every stride-th OpenCL call only)
+ *   test_faults [--max-faults N] [--stride N] [opencl_calls] [allocations]
+ *   opencl_calls  the sweep over OpenCL calls (--stride > 1: every stride-th call only)
+ *   allocations   the sweep over host allocations
+ * Each sweep stops at its first clean run, or fails after --max-faults faults (2000).
  */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -63,7 +66,7 @@ static void find_shim(void)
     void *arm = shim ? dlsym(shim, "clsel_fault_shim_arm") : NULL, *calls = shim ? dlsym(shim, "clsel_fault_shim_calls") : NULL,
          *failed = shim ? dlsym(shim, "clsel_fault_shim_failed") : NULL;
     if (!arm || !calls || !failed) {
-        fprintf(stderr, "test_faults: CLSEL_OPENCL_LIBRARY (%s) must name tests/cl_fault_shim's module\n",
+        fprintf(stderr, "test_faults: CLSEL_OPENCL_LIBRARY (%s) must name tests/opencl/cl_fault_shim's module\n",
                 path ? path : "unset");
         exit(1);
     }
@@ -217,10 +220,11 @@ static long sweep(fault_kind *kind, long max_n, long stride)
     return injected;
 }
 
-int main(int argc, char **argv)
+static int64_t max_faults = 2000, stride = 1;
+
+static int open_device(void)
 {
-    const long max_n = argc > 1 ? strtol(argv[1], NULL, 10) : 2000;
-    const long stride = argc > 2 ? strtol(argv[2], NULL, 10) : 1;
+    if (stride < 1) stride = 1;
     find_shim();
     const clsel_allocator counting = {failing_allocate, plain_release, NULL};
     CHECK_OK(clsel_set_allocator(&counting));
@@ -230,23 +234,60 @@ int main(int argc, char **argv)
     fill_values(then_data, N, 4, &r);
     fill_values(else_data, N, 4, &r);
     for (int i = 0; i < N; ++i) want[i] = cond[i] ? then_data[i] : else_data[i];
+    return 0;
+}
 
-    long cl_faults = sweep(&opencl_faults, max_n, stride > 0 ? stride : 1);
-    long allocation_faults = sweep(&alloc_faults, max_n, 1);
-    printf("injected %ld OpenCL-call faults and %ld allocation faults; statuses:", cl_faults, allocation_faults);
-    for (int s = 0; s <= CLSEL_ERROR_OPENCL; ++s)
-        if (status_seen[s]) printf(" %s x%d,", clsel_status_string((clsel_status)s), status_seen[s]);
-    printf("\n");
-    /* The sweep must have reached the statuses only faults can produce. */
-    CHECK(cl_faults > 10 / (stride > 0 ? stride : 1) && allocation_faults >= 2);
-    CHECK(status_seen[CLSEL_ERROR_OPENCL] > 0);
-    CHECK(stride > 1 || status_seen[CLSEL_ERROR_BUILD] > 0); /* one call gives it: a sample may miss it */
-    CHECK(status_seen[CLSEL_ERROR_OUT_OF_MEMORY] > 0);
-    CHECK_MSG(rescued_runs > 0, "no device run was rescued by the CPU path");
-    printf("%ld device runs (zero copy or chunked) finished on the CPU path after a device fault, each "
-           "reported as rescued\n",
-           rescued_runs);
+static void close_device(void)
+{
     test_cl_close(&env);
     CHECK_OK(clsel_set_allocator(NULL));
-    return check_report("test_faults");
+}
+
+/* One sweep with its own tally of statuses and rescued runs; how many faults it injected. */
+static long sweep_and_report(fault_kind *kind, long sweep_stride)
+{
+    memset(status_seen, 0, sizeof status_seen);
+    rescued_runs = 0;
+    const long faults = sweep(kind, (long)max_faults, sweep_stride);
+    printf("injected %ld %s faults; statuses:", faults, kind->name);
+    for (int s = 0; s <= CLSEL_ERROR_OPENCL; ++s)
+        if (status_seen[s]) printf(" %s x%d,", clsel_status_string((clsel_status)s), status_seen[s]);
+    printf("\n%ld device runs (zero copy or chunked) finished on the CPU path after a device fault, each "
+           "reported as rescued\n",
+           rescued_runs);
+    return faults;
+}
+
+/* Each sweep must have reached the statuses only its faults can produce. */
+static void test_opencl_calls(void)
+{
+    const long faults = sweep_and_report(&opencl_faults, (long)stride);
+    CHECK(faults > 10 / stride);
+    CHECK(status_seen[CLSEL_ERROR_OPENCL] > 0);
+    CHECK(stride > 1 || status_seen[CLSEL_ERROR_BUILD] > 0); /* one call gives it: a sample may miss it */
+    CHECK_MSG(rescued_runs > 0, "no device run was rescued by the CPU path");
+}
+
+static void test_allocations(void)
+{
+    const long faults = sweep_and_report(&alloc_faults, 1);
+    CHECK(faults >= 2);
+    CHECK(status_seen[CLSEL_ERROR_OUT_OF_MEMORY] > 0);
+}
+
+static const test_case cases[] = {
+    {"opencl_calls", test_opencl_calls},
+    {"allocations", test_allocations},
+};
+
+static const check_flag flags[] = {
+    {"--max-faults", CHECK_FLAG_I64, &max_faults, NULL, "the most faults a sweep injects (default 2000)"},
+    {"--stride", CHECK_FLAG_I64, &stride, NULL, "fail every N-th OpenCL call only (default 1: each)"},
+};
+
+int main(int argc, char **argv)
+{
+    const check_suite suite = {"test_faults", cases,       CHECK_COUNT(cases), flags, CHECK_COUNT(flags),
+                               open_device,   close_device};
+    return check_main(argc, argv, &suite);
 }

@@ -6,7 +6,7 @@
  * builds one width ahead of any run. CLSEL_KERNEL_CACHE=on, so that a CPU device (PoCL)
  * gets entries too. Every context, cached or not, must give exact results.
  *
- *   test_kernel_cache DIR   (a folder of its own under DIR is used)
+ *   test_kernel_cache --dir DIR [CASE...]   (a folder of its own under DIR is used)
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -99,20 +99,37 @@ static void damage(long at, long keep)
     free(bytes);
 }
 
-int main(int argc, char **argv)
+static const char *parent_dir;
+
+static int open_device(void)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_kernel_cache DIR\n");
+    if (!parent_dir) {
+        fprintf(stderr, "test_kernel_cache: --dir DIR is required\n");
         return 2;
     }
-    snprintf(dir, sizeof dir, "%s/kernel-cache-XXXXXX", argv[1]);
+    snprintf(dir, sizeof dir, "%s/kernel-cache-XXXXXX", parent_dir);
     if (!mkdtemp(dir)) {
-        fprintf(stderr, "test_kernel_cache: cannot make a folder under %s\n", argv[1]);
+        fprintf(stderr, "test_kernel_cache: cannot make a folder under %s\n", parent_dir);
         return 1;
     }
     setenv("CLSEL_KERNEL_CACHE_DIR", dir, 1);
     setenv("CLSEL_KERNEL_CACHE", "on", 1); /* entries for a CPU device too (PoCL in CI) */
     test_cl_open(&env); /* its own context: builds nothing until a run */
+    return 0;
+}
+
+static void close_device(void)
+{
+    remove_entries();
+    rmdir(dir);
+    test_cl_close(&env);
+}
+
+/* The first context writes, the second loads; damaged entries are ignored and replaced. */
+static void test_load_and_damage(void)
+{
+    remove_entries();
+    setenv("CLSEL_KERNEL_CACHE", "on", 1);
     CHECK_MSG(find_entry() == 0, "%d files in the cache before any run", find_entry());
     CHECK_MSG(context_round("first context") == 0 && find_entry() == WIDTHS, "%d entries after the first context",
               find_entry());
@@ -132,10 +149,16 @@ int main(int argc, char **argv)
         CHECK_MSG(file_size(entry) == size && context_round("the rewritten entry") == WIDTHS,
                   "after %s the entry was not rewritten", damages[i].what);
     }
+    printf("kernel cache in %s: %ld bytes for one width on %s; load, damage and rewrite checked\n", dir, size,
+           env.device_name);
+}
 
-    /* Only the widths used are built: prepare one, and only its entries appear (one per
-     * form of the family's program: the vectors family has two, cl/select_vectors.cl). */
+/* Only the widths used are built: prepare one, and only its entries appear (one per
+ * form of the family's program: the vectors family has two, cl/select_vectors.cl). */
+static void test_prepare(void)
+{
     remove_entries();
+    setenv("CLSEL_KERNEL_CACHE", "on", 1);
     for (int round = 0; round < 2; ++round) {
         clsel_cl_context *ctx = NULL;
         CHECK_OK(clsel_cl_context_create(env.context, env.device, &ctx));
@@ -149,15 +172,21 @@ int main(int argc, char **argv)
         clsel_cl_context_destroy(ctx);
     }
     CHECK(clsel_cl_context_prepare(NULL, CLSEL_F32) == CLSEL_ERROR_INVALID_ARGUMENT);
+}
 
-    /* Off: nothing read, nothing written. */
+/* Off: nothing read, nothing written. */
+static void test_off(void)
+{
     remove_entries();
     setenv("CLSEL_KERNEL_CACHE", "off", 1);
     CHECK(context_round("cache off") == 0 && find_entry() == 0);
     setenv("CLSEL_KERNEL_CACHE", "on", 1);
     CHECK(context_round("cache back on") == 0 && find_entry() == WIDTHS);
+}
 
-    /* The default: entries only for GPUs and accelerators (read for any device). */
+/* The default: entries only for GPUs and accelerators (read for any device). */
+static void test_default_mode(void)
+{
     remove_entries();
     unsetenv("CLSEL_KERNEL_CACHE");
     cl_device_type type = 0;
@@ -165,10 +194,22 @@ int main(int argc, char **argv)
     context_round("the default mode");
     CHECK_MSG(find_entry() == ((type & CL_DEVICE_TYPE_CPU) ? 0 : WIDTHS), "default mode on a %s device: %d entries",
               (type & CL_DEVICE_TYPE_CPU) ? "CPU" : "non-CPU", find_entry());
-    printf("kernel cache in %s: %ld bytes for one width on %s; load, damage, rewrite and prepare checked\n", dir,
-           size, env.device_name);
-    remove_entries();
-    rmdir(dir);
-    test_cl_close(&env);
-    return check_report("test_kernel_cache");
+}
+
+static const test_case cases[] = {
+    {"load_and_damage", test_load_and_damage},
+    {"prepare", test_prepare},
+    {"off", test_off},
+    {"default_mode", test_default_mode},
+};
+
+static const check_flag flags[] = {
+    {"--dir", CHECK_FLAG_TEXT, &parent_dir, NULL, "where the test makes its cache folder"},
+};
+
+int main(int argc, char **argv)
+{
+    const check_suite suite = {"test_kernel_cache", cases,       CHECK_COUNT(cases), flags, CHECK_COUNT(flags),
+                               open_device,         close_device};
+    return check_main(argc, argv, &suite);
 }

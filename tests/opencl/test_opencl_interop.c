@@ -1,4 +1,4 @@
-/* test_opencl.c - the OpenCL interop contract of clsel_cl.h: offsets and sub-buffers,
+/* test_opencl_interop.c - the OpenCL interop contract of clsel_cl.h: offsets and sub-buffers,
  * wait lists, returned events (also for empty outputs and split launches), two queues
  * on one context, an out-of-order queue, in place, and every buffer error with the
  * output left untouched and no event handed out. */
@@ -510,19 +510,32 @@ static void test_every_kernel(void)
         }
 }
 
-int main(void)
+static int open_device(void)
 {
     test_cl_open(&env);
-    test_wait_list_and_events();
-    test_empty_output();
-    test_offsets_and_sub_buffers();
-    test_in_place();
-    test_errors();
-    test_queues();
-    test_split_launch();
-    test_context();
-    test_alignment_forms();
-    test_every_kernel();
+    return 0;
+}
+
+static void close_device(void)
+{
     test_cl_close(&env);
-    return check_report("test_opencl");
+}
+
+static const test_case cases[] = {
+    {"wait_list_and_events", test_wait_list_and_events},
+    {"empty_output", test_empty_output},
+    {"offsets_and_sub_buffers", test_offsets_and_sub_buffers},
+    {"in_place", test_in_place},
+    {"errors", test_errors},
+    {"queues", test_queues},
+    {"split_launch", test_split_launch},
+    {"context", test_context},
+    {"alignment_forms", test_alignment_forms},
+    {"every_kernel", test_every_kernel},
+};
+
+int main(int argc, char **argv)
+{
+    const check_suite suite = {"test_opencl_interop", cases, CHECK_COUNT(cases), NULL, 0, open_device, close_device};
+    return check_main(argc, argv, &suite);
 }

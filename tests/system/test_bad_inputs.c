@@ -1,17 +1,18 @@
-/* test_bad_inputs.c - every row of tests/bad_inputs.json that applies to the C API,
+/* test_bad_inputs.c - every row of tests/system/bad_inputs.json that applies to the C API,
  * through each function its `calls` names: the status, the message parts, and that
  * nothing the caller passed (shapes, plan and runtime out-pointers, tensor data, device
  * buffers) was written. Prints each row's message, so that the log shows what users see.
  *
- *   test_bad_inputs bad_inputs.json cpu      rows that need no OpenCL
- *   test_bad_inputs bad_inputs.json opencl   clsel_cl_enqueue, and runtime_run on a device
+ *   test_bad_inputs --table bad_inputs.json [cpu] [opencl]
+ *   cpu      the calls that need no OpenCL
+ *   opencl   clsel_cl_enqueue, and runtime_run on a device
  */
 #include <string.h>
 
 #include "check.h"
 #include "json.h"
 #include "test_util.h"
-#ifdef TEST_OPENCL
+#if CLSEL_TEST_OPENCL
 #include "test_cl.h"
 #endif
 
@@ -26,7 +27,7 @@ static const char *const status_names[] = {
 typedef struct env {
     int opencl;           /* which mode runs */
     clsel_runtime *rt;    /* for runtime_run: the CPU path, or a device */
-#ifdef TEST_OPENCL
+#if CLSEL_TEST_OPENCL
     test_cl cl;
 #endif
 } env;
@@ -243,7 +244,7 @@ static void call_runtime_run(const json *row, env *e)
     host_free(&h);
 }
 
-#ifdef TEST_OPENCL
+#if CLSEL_TEST_OPENCL
 /* Device buffers as the row's `cl` says: sizes cut `short` bytes or grown `extra`,
  * byte offsets, the output in an input's buffer (`same_buffer`), a read-only output.
  * Every buffer starts with a known pattern, which must still be there after. */
@@ -308,7 +309,7 @@ static const call calls[] = {
     {"runtime_create", call_runtime_create, 1, 0},
     {"run_cpu", call_run_cpu, 1, 0},
     {"runtime_run", call_runtime_run, 1, 1},
-#ifdef TEST_OPENCL
+#if CLSEL_TEST_OPENCL
     {"cl_enqueue", call_cl_enqueue, 0, 1},
 #else
     {"cl_enqueue", NULL, 0, 1},
@@ -323,30 +324,27 @@ static int applies_to_c(const json *row)
     return 0;
 }
 
-int main(int argc, char **argv)
+static const char *table_file;
+static json *table;
+
+static int load_table(void)
 {
-    if (argc < 3 || (strcmp(argv[2], "cpu") != 0 && strcmp(argv[2], "opencl") != 0)) {
-        fprintf(stderr, "usage: test_bad_inputs bad_inputs.json cpu|opencl\n");
+    if (!table_file) {
+        fprintf(stderr, "test_bad_inputs: --table path/to/bad_inputs.json is required\n");
         return 2;
     }
-    json *table = json_load(argv[1]);
-    if (!table) return 2;
-    env e;
-    memset(&e, 0, sizeof e);
-    e.opencl = strcmp(argv[2], "opencl") == 0;
-#ifdef TEST_OPENCL
-    if (e.opencl) {
-        test_cl_open(&e.cl);
-        CHECK_OK(clsel_runtime_create(CLSEL_DEVICE_OPENCL, &e.rt));
-        if (e.rt) CHECK_OK(clsel_runtime_set_min_device_bytes(e.rt, 0)); /* small rows on the device too */
-    }
-#else
-    if (e.opencl) {
-        fprintf(stderr, "test_bad_inputs: built without OpenCL\n");
-        return 2;
-    }
-#endif
-    if (!e.opencl) CHECK_OK(clsel_runtime_create(CLSEL_DEVICE_CPU, &e.rt));
+    table = json_load(table_file);
+    return table ? 0 : 2;
+}
+
+static void free_table(void)
+{
+    json_free(table);
+}
+
+/* Every row for the C API, through each of its calls that runs in e's mode. */
+static void run_rows(env *e)
+{
     const json *rows = json_get(table, "cases");
     int rows_run = 0, calls_run = 0;
     for (size_t i = 0; rows && i < rows->count; ++i) {
@@ -359,20 +357,56 @@ int main(int argc, char **argv)
             for (size_t k = 0; k < COUNT(calls); ++k)
                 if (strcmp(calls[k].name, names->items[n].string) == 0) c = &calls[k];
             CHECK_MSG(c != NULL, "%s: unknown call '%s'", text(row, "name"), names->items[n].string);
-            if (!c || !(e.opencl ? c->opencl : c->cpu)) continue;
+            if (!c || !(e->opencl ? c->opencl : c->cpu)) continue;
             if (!ran) printf("%s (%s)\n", text(row, "name"), text(row, "spec"));
-            c->run(row, &e);
+            c->run(row, e);
             ran = 1;
             calls_run++;
         }
         rows_run += ran;
     }
-    printf("%d rows, %d calls (%s mode)\n", rows_run, calls_run, e.opencl ? "opencl" : "cpu");
+    printf("%d rows, %d calls (%s mode)\n", rows_run, calls_run, e->opencl ? "opencl" : "cpu");
     CHECK_MSG(rows_run > 0, "no row of the table applied");
+}
+
+static void test_cpu(void)
+{
+    env e;
+    memset(&e, 0, sizeof e);
+    CHECK_OK(clsel_runtime_create(CLSEL_DEVICE_CPU, &e.rt));
+    run_rows(&e);
     clsel_runtime_destroy(e.rt);
-#ifdef TEST_OPENCL
-    if (e.opencl) test_cl_close(&e.cl);
+}
+
+#if CLSEL_TEST_OPENCL
+static void test_opencl(void)
+{
+    env e;
+    memset(&e, 0, sizeof e);
+    e.opencl = 1;
+    test_cl_open(&e.cl);
+    CHECK_OK(clsel_runtime_create(CLSEL_DEVICE_OPENCL, &e.rt));
+    if (e.rt) CHECK_OK(clsel_runtime_set_min_device_bytes(e.rt, 0)); /* small rows on the device too */
+    run_rows(&e);
+    clsel_runtime_destroy(e.rt);
+    test_cl_close(&e.cl);
+}
 #endif
-    json_free(table);
-    return check_report(e.opencl ? "test_bad_inputs opencl" : "test_bad_inputs cpu");
+
+static const test_case cases[] = {
+    {"cpu", test_cpu},
+#if CLSEL_TEST_OPENCL
+    {"opencl", test_opencl},
+#endif
+};
+
+static const check_flag flags[] = {
+    {"--table", CHECK_FLAG_TEXT, &table_file, NULL, "tests/system/bad_inputs.json"},
+};
+
+int main(int argc, char **argv)
+{
+    const check_suite suite = {"test_bad_inputs", cases,     CHECK_COUNT(cases), flags, CHECK_COUNT(flags),
+                               load_table,        free_table};
+    return check_main(argc, argv, &suite);
 }

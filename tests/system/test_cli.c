@@ -3,7 +3,7 @@
  * tool's), every usage and failure path with its exit code and message, and no output
  * (or temporary file) left behind on failure.
  *
- *   test_cli PATH/TO/clsel SCRATCH_DIR
+ *   test_cli --tool PATH/TO/clsel --dir SCRATCH_DIR [CASE...]
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -410,20 +410,29 @@ static void test_devices_and_demo(void)
           strstr(out_text, "clsel will use its CPU path"));
 }
 
-int main(int argc, char **argv)
+static int make_scratch_dir(void)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: test_cli PATH/TO/clsel SCRATCH_DIR\n");
+    if (!tool || !dir) {
+        fprintf(stderr, "test_cli: --tool PATH/TO/clsel and --dir SCRATCH_DIR are required\n");
         return 2;
     }
-    tool = argv[1];
-    dir = argv[2];
     mkdir(dir, 0777);
-    test_round_trips();
-    test_options();
-    test_usage();
-    test_failures();
-    test_devices_and_demo();
-    test_kernels();
-    return check_report("test_cli");
+    return 0;
+}
+
+static const test_case cases[] = {
+    {"round_trips", test_round_trips},   {"options", test_options}, {"usage", test_usage},
+    {"failures", test_failures},         {"devices_and_demo", test_devices_and_demo},
+    {"kernels", test_kernels},
+};
+
+static const check_flag flags[] = {
+    {"--tool", CHECK_FLAG_TEXT, &tool, NULL, "the clsel program under test"},
+    {"--dir", CHECK_FLAG_TEXT, &dir, NULL, "a scratch folder for its files"},
+};
+
+int main(int argc, char **argv)
+{
+    const check_suite suite = {"test_cli", cases, CHECK_COUNT(cases), flags, CHECK_COUNT(flags), make_scratch_dir, NULL};
+    return check_main(argc, argv, &suite);
 }

@@ -198,18 +198,14 @@ static void test_runtime(void)
     free(out);
 }
 
+static const test_case cases[] = {
+    {"cpu", test_cpu},
+    {"opencl", test_opencl},
+    {"runtime", test_runtime},
+};
+
 int main(int argc, char **argv)
 {
-    const char *which = argc > 1 ? argv[1] : "";
-    if (strcmp(which, "cpu") == 0)
-        test_cpu();
-    else if (strcmp(which, "opencl") == 0)
-        test_opencl();
-    else if (strcmp(which, "runtime") == 0)
-        test_runtime();
-    else {
-        fprintf(stderr, "usage: test_large cpu|opencl|runtime\n");
-        return 2;
-    }
-    return check_report("test_large");
+    const check_suite suite = {"test_large", cases, CHECK_COUNT(cases), NULL, 0, NULL, NULL};
+    return check_main(argc, argv, &suite);
 }

@@ -1,16 +1,17 @@
 /* test_threads.c - many threads on shared library objects, every result compared with
  * the oracle bit for bit.
  *
- *   test_threads opencl [threads] [enqueues] [seed]
- *     One clsel_cl_context, and a set of plans with their input buffers, shared by
- *     `threads` threads (8), each with its own in-order queue, each making `enqueues`
- *     (1000) enqueues of random plans at random output offsets. Then the same threads
- *     share one runtime (clsel_runtime_run), on its whole-tensor and chunked paths.
- *   test_threads cpu [threads] [runs] [seed]
- *     Plan creation and the CPU path from many threads at once (CI runs it under
- *     ThreadSanitizer): plans shared by all threads and plans each thread makes (valid
- *     and invalid, whose messages must stay the thread's own), run on the calling
- *     thread, on library threads and on a caller's pool of real threads.
+ *   test_threads [--threads N] [--runs N] [--seed N] [cpu] [cl_context] [runtime]
+ *   cpu         Plan creation and the CPU path from --threads threads (8) at once (CI runs
+ *               it under ThreadSanitizer), each making --runs runs (1000): plans shared by
+ *               all threads and plans each thread makes (valid and invalid, whose messages
+ *               must stay the thread's own), run on the calling thread, on library threads
+ *               and on a caller's pool of real threads.
+ *   cl_context  One clsel_cl_context, and a set of plans with their input buffers, shared
+ *               by the threads, each with its own in-order queue, each making --runs
+ *               enqueues of random plans at random output offsets.
+ *   runtime     The same threads and plans share one runtime (clsel_runtime_run), on its
+ *               whole-tensor and chunked paths (--runs / 10 + 1 runs each, three times).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -21,7 +22,7 @@
 #include "oracle.h"
 #include "random_case.h"
 #include "test_util.h"
-#ifdef TEST_OPENCL
+#if CLSEL_TEST_OPENCL
 #include "test_cl.h"
 #endif
 
@@ -33,7 +34,7 @@ typedef struct shared_case {
     clsel_plan *plan;
     test_data data;
     char text[256];
-#ifdef TEST_OPENCL
+#if CLSEL_TEST_OPENCL
     cl_mem in[3];
 #endif
 } shared_case;
@@ -45,7 +46,7 @@ typedef struct shared_state {
     int big; /* index of the case big enough for library threads, or -1 */
     int runs;
     uint64_t seed;
-#ifdef TEST_OPENCL
+#if CLSEL_TEST_OPENCL
     test_cl cl;
     clsel_runtime *runtime;
 #endif
@@ -242,7 +243,7 @@ static void *cpu_worker(void *arg)
 }
 
 /* ---- OpenCL ------------------------------------------------------------------------ */
-#ifdef TEST_OPENCL
+#if CLSEL_TEST_OPENCL
 
 static void upload_shared(shared_state *s)
 {
@@ -344,52 +345,101 @@ static long run_workers(shared_state *s, int threads, void *(*fn)(void *))
     return done;
 }
 
-int main(int argc, char **argv)
+static shared_state s; /* big: kept off the stack */
+static int64_t thread_count = 8, run_count = 1000;
+
+static int check_counts(void)
 {
-    const char *mode = argc > 1 ? argv[1] : "";
-    const int threads = argc > 2 ? atoi(argv[2]) : 8;
-    static shared_state s; /* big: kept off the stack */
-    s.runs = argc > 3 ? atoi(argv[3]) : 1000;
-    s.seed = argc > 4 ? strtoull(argv[4], NULL, 10) : 20261122;
-    if (threads < 1 || threads > MAX_THREADS || s.runs < 1) {
-        fprintf(stderr, "usage: test_threads cpu|opencl [threads 1-%d] [runs] [seed]\n", MAX_THREADS);
+    if (thread_count < 1 || thread_count > MAX_THREADS || run_count < 1 || run_count > INT32_MAX) {
+        fprintf(stderr, "test_threads: --threads takes 1-%d, --runs 1 or more\n", MAX_THREADS);
         return 2;
     }
-    if (strcmp(mode, "cpu") == 0) {
-        make_shared(&s, 1);
-        long done = run_workers(&s, threads, cpu_worker);
-        printf("%d threads: %ld CPU runs compared (%d shared plans, the rest made by the threads)%s\n", threads,
-               done, s.count, s.big >= 0 ? ", one of them big enough for library threads" : "");
-        free_shared(&s);
-        return check_report("test_threads cpu");
-    }
-#ifdef TEST_OPENCL
-    if (strcmp(mode, "opencl") == 0) {
-        test_cl_open(&s.cl);
-        make_shared(&s, 0);
-        upload_shared(&s);
-        long done = run_workers(&s, threads, cl_worker);
-        printf("%d threads, one clsel_cl_context, own queues: %ld enqueues compared (%d shared plans)\n", threads,
-               done, s.count);
-        CHECK_OK(clsel_runtime_create(CLSEL_DEVICE_OPENCL, &s.runtime));
-        if (s.runtime) {
-            CHECK_OK(clsel_runtime_set_min_device_bytes(s.runtime, 0));
-            s.runs = s.runs / 10 + 1;
-            done = run_workers(&s, threads, runtime_worker); /* in place where the device allows */
-            CHECK_OK(clsel_runtime_set_zero_copy(s.runtime, 0));
-            done += run_workers(&s, threads, runtime_worker);
-            CHECK_OK(clsel_runtime_set_chunk_bytes(s.runtime, 1000)); /* most tensors now run in chunks */
-            done += run_workers(&s, threads, runtime_worker);
-            printf("%d threads, one runtime: %ld runs compared (zero copy, copied, in small chunks), none rescued\n",
-                   threads, done);
-            clsel_runtime_destroy(s.runtime);
-        }
-        release_shared(&s);
-        free_shared(&s);
-        test_cl_close(&s.cl);
-        return check_report("test_threads opencl");
-    }
+    s.runs = (int)run_count;
+    return 0;
+}
+
+static void test_cpu(void)
+{
+    const int threads = (int)thread_count;
+    make_shared(&s, 1);
+    long done = run_workers(&s, threads, cpu_worker);
+    printf("%d threads: %ld CPU runs compared (%d shared plans, the rest made by the threads)%s\n", threads, done,
+           s.count, s.big >= 0 ? ", one of them big enough for library threads" : "");
+    free_shared(&s);
+    s.count = 0;
+    s.max_out_bytes = 0;
+}
+
+#if CLSEL_TEST_OPENCL
+static int opencl_open; /* the device, and the shared plans with their buffers on it */
+
+static void open_opencl(void)
+{
+    if (opencl_open) return;
+    test_cl_open(&s.cl);
+    make_shared(&s, 0);
+    upload_shared(&s);
+    opencl_open = 1;
+}
+
+static void test_cl_context(void)
+{
+    const int threads = (int)thread_count;
+    open_opencl();
+    long done = run_workers(&s, threads, cl_worker);
+    printf("%d threads, one clsel_cl_context, own queues: %ld enqueues compared (%d shared plans)\n", threads, done,
+           s.count);
+}
+
+static void test_runtime(void)
+{
+    const int threads = (int)thread_count;
+    open_opencl();
+    CHECK_OK(clsel_runtime_create(CLSEL_DEVICE_OPENCL, &s.runtime));
+    if (!s.runtime) return;
+    CHECK_OK(clsel_runtime_set_min_device_bytes(s.runtime, 0));
+    s.runs = s.runs / 10 + 1;
+    long done = run_workers(&s, threads, runtime_worker); /* in place where the device allows */
+    CHECK_OK(clsel_runtime_set_zero_copy(s.runtime, 0));
+    done += run_workers(&s, threads, runtime_worker);
+    CHECK_OK(clsel_runtime_set_chunk_bytes(s.runtime, 1000)); /* most tensors now run in chunks */
+    done += run_workers(&s, threads, runtime_worker);
+    printf("%d threads, one runtime: %ld runs compared (zero copy, copied, in small chunks), none rescued\n", threads,
+           done);
+    clsel_runtime_destroy(s.runtime);
+    s.runtime = NULL;
+    s.runs = (int)run_count;
+}
 #endif
-    fprintf(stderr, "usage: test_threads cpu|opencl [threads] [runs] [seed]\n");
-    return 2;
+
+static void close_opencl(void)
+{
+#if CLSEL_TEST_OPENCL
+    if (!opencl_open) return;
+    release_shared(&s);
+    free_shared(&s);
+    test_cl_close(&s.cl);
+#endif
+}
+
+static const test_case cases[] = {
+    {"cpu", test_cpu},
+#if CLSEL_TEST_OPENCL
+    {"cl_context", test_cl_context},
+    {"runtime", test_runtime},
+#endif
+};
+
+static const check_flag flags[] = {
+    {"--threads", CHECK_FLAG_I64, &thread_count, NULL, "threads at once (default 8)"},
+    {"--runs", CHECK_FLAG_I64, &run_count, NULL, "runs or enqueues per thread (default 1000)"},
+    {"--seed", CHECK_FLAG_U64, &s.seed, NULL, "the shared plans' seed (default 20261122)"},
+};
+
+int main(int argc, char **argv)
+{
+    s.seed = 20261122;
+    const check_suite suite = {"test_threads", cases, CHECK_COUNT(cases), flags, CHECK_COUNT(flags), check_counts,
+                               close_opencl};
+    return check_main(argc, argv, &suite);
 }

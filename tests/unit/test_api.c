@@ -221,14 +221,18 @@ static void test_option_sizes(void)
     clsel_plan_destroy(plan);
 }
 
-int main(void)
+static const test_case cases[] = {
+    {"dtypes", test_dtypes},
+    {"statuses", test_statuses},
+    {"version", test_version},
+    {"dtype_rules", test_dtype_rules},
+    {"plan_queries", test_plan_queries},
+    {"allocator", test_allocator},
+    {"option_sizes", test_option_sizes},
+};
+
+int main(int argc, char **argv)
 {
-    test_dtypes();
-    test_statuses();
-    test_version();
-    test_dtype_rules();
-    test_plan_queries();
-    test_allocator();
-    test_option_sizes();
-    return check_report("test_api");
+    const check_suite suite = {"test_api", cases, CHECK_COUNT(cases), NULL, 0, NULL, NULL};
+    return check_main(argc, argv, &suite);
 }

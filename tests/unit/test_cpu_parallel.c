@@ -121,7 +121,7 @@ static void check_offsets(const big_case *c, uint64_t seed)
     clsel_plan_destroy(plan);
 }
 
-int main(void)
+static void test_big_outputs(void)
 {
     const big_case cases[] = {
         /* Same shape, odd size: pieces end off the 64-element grid. */
@@ -143,6 +143,10 @@ int main(void)
         {"streamed u8", CLSEL_U8, {SHAPE(9, 1), SHAPE(9, 1000003), SHAPE(1000003)}, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) check_case(&cases[i], 1000 + i);
+}
+
+static void test_row_offsets(void)
+{
     /* Rows of about 1 KiB (walked one row per block) and rows of a few elements
      * (blocks of several rows), each width, outputs of 8 MiB and more. */
     const big_case misaligned[] = {
@@ -154,5 +158,15 @@ int main(void)
         {"rows of 7 f32", CLSEL_F32, {SHAPE(300000, 7), SHAPE(300000, 1), SHAPE(1, 7)}, 0},
     };
     for (size_t i = 0; i < sizeof misaligned / sizeof misaligned[0]; ++i) check_offsets(&misaligned[i], 2000 + i);
-    return check_report("test_cpu_parallel");
+}
+
+static const test_case cases[] = {
+    {"big_outputs", test_big_outputs},
+    {"row_offsets", test_row_offsets},
+};
+
+int main(int argc, char **argv)
+{
+    const check_suite suite = {"test_cpu_parallel", cases, CHECK_COUNT(cases), NULL, 0, NULL, NULL};
+    return check_main(argc, argv, &suite);
 }

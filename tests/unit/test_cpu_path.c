@@ -1,4 +1,4 @@
-/* test_cpu.c - the CPU path against the oracle and against hand-written expectations:
+/* test_cpu_path.c - the CPU path against the oracle and against hand-written expectations:
  * every dtype, each operand broadcast alone and together, all modes, cond bytes,
  * special values, in place, aliasing errors, NULLs, empty tensors. */
 #include <math.h>
@@ -305,16 +305,20 @@ static void test_rank0(void)
     CHECK(out == 3.5);
 }
 
-int main(void)
+static const test_case cases[] = {
+    {"seed_example", test_seed_example},
+    {"broadcast_patterns", test_broadcast_patterns},
+    {"cond_bytes", test_cond_bytes},
+    {"special_values", test_special_values},
+    {"numpy_vs_pdpd", test_numpy_vs_pdpd},
+    {"in_place", test_in_place},
+    {"aliasing_errors", test_aliasing_errors},
+    {"null_and_empty", test_null_and_empty},
+    {"rank0", test_rank0},
+};
+
+int main(int argc, char **argv)
 {
-    test_seed_example();
-    test_broadcast_patterns();
-    test_cond_bytes();
-    test_special_values();
-    test_numpy_vs_pdpd();
-    test_in_place();
-    test_aliasing_errors();
-    test_null_and_empty();
-    test_rank0();
-    return check_report("test_cpu");
+    const check_suite suite = {"test_cpu_path", cases, CHECK_COUNT(cases), NULL, 0, NULL, NULL};
+    return check_main(argc, argv, &suite);
 }

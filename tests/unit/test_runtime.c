@@ -3,9 +3,14 @@
  * the CPU fallback, the CPU path's threads, and runs on host memory that match the CPU
  * path bit for bit, from several threads at once.
  *
- *   test_runtime            with whatever OpenCL this machine has
- *   test_runtime no-opencl  expects that no OpenCL library can be loaded (the test
- *                           sets CLSEL_OPENCL_LIBRARY to a missing file)
+ *   test_runtime [--no-opencl] [--quick] [CASE...]
+ *   (no flag)    with whatever OpenCL this machine has
+ *   --no-opencl  expects that no OpenCL library can be loaded (the test sets
+ *                CLSEL_OPENCL_LIBRARY to a missing file)
+ *   --quick      for the slow implementations: without the AUTO measurement of a discrete
+ *                device, whose runs of 8M elements take a simulated device (Oclgrind)
+ *                minutes, and without runs from several threads at once (Oclgrind 21.10
+ *                runs one kernel at a time and aborts when two threads launch together)
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,6 +21,7 @@
 #include "test_util.h"
 
 static int opencl_expected;
+static int no_opencl, quick; /* the flags */
 
 /* Whether this machine has an available OpenCL GPU or accelerator (what AUTO takes). */
 static int has_accelerator(void)
@@ -222,25 +228,23 @@ static void test_auto_on_discrete(void)
     clsel_priv_knob_set(CLSEL_PRIV_KNOB_HOST_AS_DISCRETE, 0);
 }
 
-int main(int argc, char **argv)
+static int expect_devices(void)
 {
-    const int no_opencl = argc > 1 && strcmp(argv[1], "no-opencl") == 0;
-    /* "quick", for the slow implementations: without the AUTO measurement of a discrete
-     * device, whose runs of 8M elements take a simulated device (Oclgrind) minutes, and
-     * without runs from several threads at once (Oclgrind 21.10 runs one kernel at a
-     * time and aborts when two threads launch together). */
-    const int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
     const char *require = getenv("CLSEL_REQUIRE_OPENCL");
     opencl_expected = !no_opencl && require && strcmp(require, "1") == 0;
+    int32_t devices = 0;
+    if (!no_opencl && clsel_list_devices(NULL, 0, &devices) == CLSEL_SUCCESS && devices > 0) opencl_expected = 1;
+    return 0;
+}
 
+/* AUTO's choice, then runs on the device it took, small and big. */
+static void test_auto(void)
+{
     clsel_runtime *rt = create(CLSEL_DEVICE_AUTO, CLSEL_SUCCESS);
-    if (!rt) return check_report("test_runtime");
+    if (!rt) return;
     printf("AUTO picked: %s%s%s\n", clsel_runtime_device_name(rt),
            *clsel_runtime_fallback_reason(rt) ? " - fallback: " : "", clsel_runtime_fallback_reason(rt));
-    int32_t devices = 0;
-    if (clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL ||
-        (!no_opencl && clsel_list_devices(NULL, 0, &devices) == CLSEL_SUCCESS && devices > 0))
-        opencl_expected = 1;
+    if (clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL) opencl_expected = 1;
     if (no_opencl) {
         CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU);
         CHECK(strstr(clsel_runtime_fallback_reason(rt), "cannot load the OpenCL library"));
@@ -262,19 +266,51 @@ int main(int argc, char **argv)
     if (!quick) test_threads(rt);
     test_errors(rt);
     clsel_runtime_destroy(rt);
+}
 
-    rt = create(CLSEL_DEVICE_CPU, CLSEL_SUCCESS);
+static void test_cpu(void)
+{
+    clsel_runtime *rt = create(CLSEL_DEVICE_CPU, CLSEL_SUCCESS);
     CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU && strcmp(clsel_runtime_device_name(rt), "cpu") == 0);
     check_runs(rt, 2);
     clsel_runtime_destroy(rt);
     test_cpu_threads();
+}
 
-    rt = create(CLSEL_DEVICE_OPENCL, opencl_expected ? CLSEL_SUCCESS : CLSEL_ERROR_NO_DEVICE);
+static void test_opencl(void)
+{
+    clsel_runtime *rt = create(CLSEL_DEVICE_OPENCL, opencl_expected ? CLSEL_SUCCESS : CLSEL_ERROR_NO_DEVICE);
     if (rt) CHECK_OK(clsel_runtime_set_min_device_bytes(rt, 0));
     if (rt) check_runs(rt, 3);
     clsel_runtime_destroy(rt);
+}
 
+static void test_environment_unless_no_opencl(void)
+{
     if (!no_opencl) test_environment();
+}
+
+static void test_auto_on_discrete_unless_quick(void)
+{
     if (opencl_expected && !quick) test_auto_on_discrete();
-    return check_report(no_opencl ? "test_runtime no-opencl" : "test_runtime");
+}
+
+static const test_case cases[] = {
+    {"auto", test_auto},
+    {"cpu", test_cpu},
+    {"opencl", test_opencl},
+    {"environment", test_environment_unless_no_opencl},
+    {"auto_on_discrete", test_auto_on_discrete_unless_quick},
+};
+
+static const check_flag flags[] = {
+    {"--no-opencl", CHECK_FLAG_SWITCH, &no_opencl, NULL, "no OpenCL library can be loaded (CLSEL_OPENCL_LIBRARY)"},
+    {"--quick", CHECK_FLAG_SWITCH, &quick, NULL, "no runs from several threads, no AUTO measurement (Oclgrind)"},
+};
+
+int main(int argc, char **argv)
+{
+    const check_suite suite = {"test_runtime", cases, CHECK_COUNT(cases), flags, CHECK_COUNT(flags), expect_devices,
+                               NULL};
+    return check_main(argc, argv, &suite);
 }

@@ -217,12 +217,16 @@ static void test_collapse(void)
     expect_collapse(SCALAR, SHAPE(2, 3, 4, 5), SHAPE(3, 4), pdpd(1), "-> 3 dims [5,12,2] cond:[0,0,0] then:[1,5,60] else:[0,1,0]");
 }
 
-int main(void)
+static const test_case cases[] = {
+    {"numpy", test_numpy},
+    {"none", test_none},
+    {"pdpd", test_pdpd},
+    {"bad_input", test_bad_input},
+    {"collapse", test_collapse},
+};
+
+int main(int argc, char **argv)
 {
-    test_numpy();
-    test_none();
-    test_pdpd();
-    test_bad_input();
-    test_collapse();
-    return check_report("test_shapes");
+    const check_suite suite = {"test_shapes", cases, CHECK_COUNT(cases), NULL, 0, NULL, NULL};
+    return check_main(argc, argv, &suite);
 }

@@ -1,4 +1,4 @@
-/* example_embed.c - the README's embedding example, built and run as a test: clsel on
+/* example_embed.c - docs/api.md's embedding example, built and run as a test: clsel on
  * an OpenCL context, queue and buffers that the application already owns. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <math.h>

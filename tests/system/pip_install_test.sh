@@ -1,7 +1,7 @@
 #!/bin/sh
 # pip_install_test.sh BUILD_DIR SOURCE_DIR - `pip install SOURCE_DIR` into a fresh virtual
 # environment (scikit-build-core builds the library with the project's CMake), then runs
-# the README's Python example from outside the source tree, with no PYTHONPATH and no
+# the Python examples of README.md and docs/python.md from outside the source tree, with no PYTHONPATH and no
 # CLSEL_LIBRARY: the package must find the library it carries. Needs PyPI (numpy,
 # scikit-build-core), like ci/setup.sh.
 set -eu
@@ -29,7 +29,7 @@ site = os.path.dirname(os.path.dirname(os.path.abspath(clsel.__file__)))
 assert clsel.library_path.startswith(site), f"loaded {clsel.library_path}, not the installed package's library"
 declared = re.search(r'^version = "([^"]+)"', open(os.path.join(source, "pyproject.toml")).read(), re.M).group(1)
 assert clsel.version() == declared, f"pyproject.toml says {declared}, the library {clsel.version()}"
-# The README's examples, as printed there.
+# The examples of README.md and docs/python.md, as printed there.
 print(clsel.where(np.array([0.5, 0, 2]), np.arange(3.0), -1))                       # [ 0. -1.  2.]
 assert clsel.where(np.array([0.5, 0, 2]), np.arange(3.0), -1).tolist() == [0.0, -1.0, 2.0]
 print(clsel.select(np.array([True, False, True]), np.arange(3.0), np.float64(-1)))   # [ 0. -1.  2.]

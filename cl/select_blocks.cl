@@ -265,7 +265,7 @@ CLSEL_GATHERS(8, ulong, 2)
  *            level of the split dim's blocks (8: none), s3 the split dim's position
  *            among the block dims (8: none), s4 split, s5 last split, s6 blocks, s7
  *            blocks per work-item
- *   kinds    s0-s2: how cond, then, else are read (0 run, 1 fixed, 2 pattern), s3 the
+ *   kinds    s0-s2: how cond, then, else are read (CLSEL_ACCESS_*), s3 the
  *            block elements of one index of the split dim, s4 bytes of local memory
  *            per buffer (scratch holds three), s5 1 where patterns may use periodic
  *            shuffle tables */
@@ -309,9 +309,9 @@ CLSEL_GATHERS(8, ulong, 2)
     }                                                                                            \
     clsel_table tc, tt, te;                                                                      \
     tc.levels = tt.levels = te.levels = 0;                                                       \
-    if (kinds.s5 && kinds.s0 == 2) clsel_table_build(&tc, bd, bsc, nbd, 1);                      \
-    if (kinds.s5 && kinds.s1 == 2) clsel_table_build(&tt, bd, bst, nbd, sizeof(clsel_elem));     \
-    if (kinds.s5 && kinds.s2 == 2) clsel_table_build(&te, bd, bse, nbd, sizeof(clsel_elem));     \
+    if (kinds.s5 && kinds.s0 == CLSEL_ACCESS_PATTERN) clsel_table_build(&tc, bd, bsc, nbd, 1);                      \
+    if (kinds.s5 && kinds.s1 == CLSEL_ACCESS_PATTERN) clsel_table_build(&tt, bd, bst, nbd, sizeof(clsel_elem));     \
+    if (kinds.s5 && kinds.s2 == CLSEL_ACCESS_PATTERN) clsel_table_build(&te, bd, bse, nbd, sizeof(clsel_elem));     \
     local uchar *bc = scratch;                                                                   \
     uint have_c = ~0u, have_t = ~0u, have_e = ~0u, split_c = 0, split_t = 0, split_e = 0;          \
     (void)have_c, (void)have_t, (void)have_e, (void)split_c, (void)split_t, (void)split_e, (void)bc; \
@@ -334,10 +334,10 @@ CLSEL_GATHERS(8, ulong, 2)
     }
 
 /* Makes an input's local buffer hold the block's elements: a gather for a pattern, a
- * fill for one element (kind 1), nothing when it already does. */
+ * fill for one element (CLSEL_ACCESS_FIXED), nothing when it already does. */
 #define CLSEL_FILL_LOCAL(GATHER, T, buf, src, off, kind, strides, have, have_split, tab, last)    \
     if (have != off || have_split < split) {                                                     \
-        if (kind == 1) {                                                                         \
+        if (kind == CLSEL_ACCESS_FIXED) {                                                        \
             const T v = src[off];                                                                \
             for (uint i = 0; i < n; ++i) buf[i] = v;                                             \
         } else {                                                                                 \
@@ -389,10 +389,10 @@ CLSEL_GATHERS(8, ulong, 2)
             global T *po = out + oo;                                                             \
             const int take_then = cond[oc] != 0;                                                 \
             const uint kind = take_then ? kinds.s1 : kinds.s2;                                   \
-            if (kind == 0) {                                                                     \
+            if (kind == CLSEL_ACCESS_RUN) {                                                      \
                 global const T *s = take_then ? then_ + ot : else_ + oe;                         \
                 for (uint i = 0; i < n; ++i) po[i] = s[i];                                       \
-            } else if (kind == 1) {                                                              \
+            } else if (kind == CLSEL_ACCESS_FIXED) {                                             \
                 const T v = take_then ? then_[ot] : else_[oe];                                   \
                 for (uint i = 0; i < n; ++i) po[i] = v;                                          \
             } else if ((take_then ? stt[0] : ste[0]) != 0) {                                    \

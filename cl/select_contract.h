@@ -19,6 +19,14 @@
 #define CLSEL_VARIANT(c, t, e) (((c) << 2) | ((t) << 1) | (e))
 #define CLSEL_VARIANTS 8
 
+/* The blocks family: how an input is read within a block, one value per input in lanes
+ * s0-s2 of its `kinds` argument (cl/select_blocks.cl describes the other lanes). They
+ * are the plan's plan_access values (host/plan/plan.h), which host/opencl/cl_enqueue.c
+ * copies into that argument and asserts at compile time to be these. */
+#define CLSEL_ACCESS_RUN 0     /* a contiguous run, read in place */
+#define CLSEL_ACCESS_FIXED 1   /* one element for the whole block */
+#define CLSEL_ACCESS_PATTERN 2 /* anything else: gathered into local memory */
+
 /* Kernel names: clsel_<family>_w<element bytes>_<cond bit><then bit><else bit>, and the
  * blocks family's clsel_blocks_w<element bytes>_pick. */
 #define CLSEL_KERNEL_NAME_FORMAT "clsel_%s_w%d_%d%d%d"

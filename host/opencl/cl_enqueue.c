@@ -17,6 +17,12 @@
  * buffers (each CL_BLOCK_BYTES and this) stay aligned. */
 #define CL_GATHER_SLACK 128
 
+/* The blocks kernels read the plan's access values straight from their `kinds` argument,
+ * under the contract's names. */
+_Static_assert(PLAN_ACCESS_RUN == CLSEL_ACCESS_RUN && PLAN_ACCESS_FIXED == CLSEL_ACCESS_FIXED &&
+                   PLAN_ACCESS_PATTERN == CLSEL_ACCESS_PATTERN,
+               "host/plan/plan.h's plan_access and cl/select_contract.h's CLSEL_ACCESS_* disagree");
+
 static uint64_t round_up(uint64_t n, uint64_t m) { return (n + m - 1) / m * m; }
 
 static void to_uint8(cl_uint8 *a, const uint64_t v[8])

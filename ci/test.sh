@@ -66,7 +66,16 @@ echo "== build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLSEL_WERROR=ON -DCLSEL_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$jobs"
 echo "== C tests under ASan + UBSan"
-(cd build-asan && ctest --output-on-failure -LE "install|python|large|oclgrind|rusticl|gpu_codegen|gpu_script" -j "$jobs")
+# LeakSanitizer's leak check at a process's exit stops every thread through a tracer
+# that, now and then, crashes while a driver's threads (PoCL's) are exiting: "Tracer
+# caught signal 11" after a test whose checks all passed (google/sanitizers#1353, open).
+# Only when that line appears do the failed tests run once more, and they must pass.
+if ! (cd build-asan && ctest --output-on-failure -LE "install|python|large|oclgrind|rusticl|gpu_codegen|gpu_script" \
+        -j "$jobs" 2>&1 | tee asan-tests.log); then
+  grep -q "^Tracer caught signal" build-asan/asan-tests.log || exit 1
+  echo "ci/test.sh: LeakSanitizer's tracer crashed at an exit; the failed tests run again"
+  (cd build-asan && ctest --output-on-failure --rerun-failed)
+fi
 echo "== build (ThreadSanitizer)"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLSEL_WERROR=ON -DCLSEL_TSAN=ON \
   -DCLSEL_BUILD_TOOLS=OFF >/dev/null

@@ -122,10 +122,8 @@ static int open_path(void)
 {
     if (chosen_path == PATH_OPENCL) test_cl_open(&cl_env);
     if (chosen_path == PATH_RUNTIME) {
-        if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &chunk_runtime) != CLSEL_SUCCESS) {
-            printf("skipped: no OpenCL device (%s)\n", clsel_last_error());
-            return getenv("CLSEL_REQUIRE_OPENCL") && strcmp(getenv("CLSEL_REQUIRE_OPENCL"), "1") == 0 ? 1 : 77;
-        }
+        if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &chunk_runtime) != CLSEL_SUCCESS)
+            test_cl_no_device(clsel_last_error());
         clsel_runtime_set_min_device_bytes(chunk_runtime, 0);
     }
     return 0;

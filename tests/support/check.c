@@ -98,15 +98,16 @@ int check_main(int argc, char **argv, const check_suite *suite)
     const test_case **chosen = malloc(((size_t)argc + suite->case_count) * sizeof *chosen);
     if (!chosen) return 1;
     size_t chosen_count = 0;
+    int status = 0;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--list") == 0 || strcmp(arg, "--help") == 0) {
-            if (arg[2] == 'l')
-                for (size_t k = 0; k < suite->case_count; ++k) printf("%s\n", suite->cases[k].name);
-            else
-                print_usage(stdout, suite);
-            free(chosen);
-            return 0;
+        if (strcmp(arg, "--list") == 0) {
+            for (size_t k = 0; k < suite->case_count; ++k) printf("%s\n", suite->cases[k].name);
+            goto done;
+        }
+        if (strcmp(arg, "--help") == 0) {
+            print_usage(stdout, suite);
+            goto done;
         }
         if (strncmp(arg, "--", 2) == 0) {
             const char *equals = strchr(arg, '=');
@@ -116,27 +117,24 @@ int check_main(int argc, char **argv, const check_suite *suite)
             if (!f || (f->kind != CHECK_FLAG_SWITCH && !value) || !set_flag(f, value)) {
                 fprintf(stderr, "%s: %s '%s'%s%s\n", suite->name, f ? "bad value for" : "unknown flag", arg,
                         value ? " " : "", value ? value : "");
-                free(chosen);
-                return usage_error(suite);
+                status = usage_error(suite);
+                goto done;
             }
             continue;
         }
         chosen[chosen_count] = find_case(suite, arg);
         if (!chosen[chosen_count]) {
             fprintf(stderr, "%s: no case '%s'\n", suite->name, arg);
-            free(chosen);
-            return usage_error(suite);
+            status = usage_error(suite);
+            goto done;
         }
         ++chosen_count;
     }
     if (chosen_count == 0)
         for (; chosen_count < suite->case_count; ++chosen_count) chosen[chosen_count] = &suite->cases[chosen_count];
 
-    const int status = suite->setup ? suite->setup() : 0;
-    if (status != 0) {
-        free(chosen);
-        return status;
-    }
+    status = suite->setup ? suite->setup() : 0;
+    if (status != 0) goto done;
     for (size_t i = 0; i < chosen_count; ++i) {
         const int failures_before = check_failures;
         printf("-- %s\n", chosen[i]->name);
@@ -147,6 +145,8 @@ int check_main(int argc, char **argv, const check_suite *suite)
                     check_failures - failures_before);
     }
     if (suite->teardown) suite->teardown();
+    status = check_report(suite->name);
+done:
     free(chosen);
-    return check_report(suite->name);
+    return status;
 }

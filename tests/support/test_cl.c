@@ -10,7 +10,7 @@
 #define GUARD_BYTE 0xA5
 #define GUARD_BYTES 64
 
-static void no_device(const char *why)
+_Noreturn void test_cl_no_device(const char *why)
 {
     const char *require = getenv("CLSEL_REQUIRE_OPENCL");
     if (require && strcmp(require, "1") == 0) {
@@ -32,7 +32,7 @@ void test_cl_open(test_cl *env)
     memset(env, 0, sizeof *env);
     cl_platform_id platforms[16];
     cl_uint np = 0;
-    if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS || np == 0) no_device("no platform");
+    if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS || np == 0) test_cl_no_device("no platform");
     long want_p = env_long("CLSEL_PLATFORM", -1), want_d = env_long("CLSEL_DEVICE_INDEX", 0);
     for (cl_uint p = 0; p < np && !env->device; ++p) {
         if (want_p >= 0 && (long)p != want_p) continue;
@@ -44,12 +44,12 @@ void test_cl_open(test_cl *env)
             env->device = devices[want_d];
         }
     }
-    if (!env->device) no_device("no device on the chosen platform");
+    if (!env->device) test_cl_no_device("no device on the chosen platform");
     cl_int err = CL_SUCCESS;
     env->context = clCreateContext(NULL, 1, &env->device, NULL, NULL, &err);
-    if (err != CL_SUCCESS) no_device("clCreateContext failed");
+    if (err != CL_SUCCESS) test_cl_no_device("clCreateContext failed");
     env->queue = clCreateCommandQueue(env->context, env->device, 0, &err);
-    if (err != CL_SUCCESS) no_device("clCreateCommandQueue failed");
+    if (err != CL_SUCCESS) test_cl_no_device("clCreateCommandQueue failed");
     clGetDeviceInfo(env->device, CL_DEVICE_NAME, sizeof env->device_name - 1, env->device_name, NULL);
     clsel_status st = clsel_cl_context_create(env->context, env->device, &env->ctx);
     if (st != CLSEL_SUCCESS) {

@@ -24,6 +24,10 @@ typedef struct test_cl {
 void test_cl_open(test_cl *env);
 void test_cl_close(test_cl *env);
 
+/* A test that found no OpenCL device by other means (a runtime, say) ends here as
+ * test_cl_open does: exit TEST_SKIP, or 1 when CLSEL_REQUIRE_OPENCL=1, printing why. */
+_Noreturn void test_cl_no_device(const char *why);
+
 /* Where test_cl_run puts the tensors in their buffers (byte offsets), so that both
  * forms of the GPU kernels run (cl/select_vectors.cl: the aligned one needs every tensor
  * that advances on 16 bytes): */

@@ -160,10 +160,7 @@ static void test_opencl(void)
 static void test_runtime(void)
 {
     clsel_runtime *rt = NULL;
-    if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &rt) != CLSEL_SUCCESS) {
-        printf("skipped: no OpenCL device: %s\n", clsel_last_error());
-        exit(getenv("CLSEL_REQUIRE_OPENCL") && strcmp(getenv("CLSEL_REQUIRE_OPENCL"), "1") == 0 ? 1 : TEST_SKIP);
-    }
+    if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &rt) != CLSEL_SUCCESS) test_cl_no_device(clsel_last_error());
     cl_device_id device = clsel_runtime_cl_device(rt);
     cl_ulong max_alloc = 0;
     clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);

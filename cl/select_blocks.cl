@@ -21,16 +21,12 @@
  * from a window of at most 16 source bytes, one load and one byte shuffle per chunk
  * produce it: the table holds, per chunk, the window's first byte and the shuffle's
  * control. Each work-item builds the table of each gathered input once, from the block
- * walk it already has (host/plan/plan_blocks.c); kinds.s5 = 0 turns tables off (devices
- * that limit a work-item's loops, cl_context.h). The CPU path's AVX2 gathers use the same
- * idea (host/cpu/cpu_gather.c). */
-#define CLSEL_TABLE_CHUNKS 32
-/* A gather whose plain runs are at least this long moves whole runs already; so does
- * one whose runs of at least 16 bytes move along the next dim (each a wide store or
- * a few: i16 then [553655,7,1] under cond [7,13], runs of 26 bytes, ran 1.5x slower
- * through a table). Runs shorter than 16 bytes, or repeated along the next dim (copied
- * once per repeat), are what tables are for. */
-#define CLSEL_TABLE_RUN_BYTES 64
+ * walk it already has, over as many block dims as the plan allows (host/plan/plan_period.c
+ * decides where a table pays, for this family and the CPU path alike; kinds.s5-s7 carry
+ * it, 0 where no table is to be made, e.g. on devices that limit a work-item's loops,
+ * cl_context.h) and its 16-byte windows reach. The CPU path's AVX2 gathers use the same
+ * idea (host/cpu/cpu_gather.c). CLSEL_TABLE_CHUNKS (cl/select_contract.h) bounds a
+ * table. */
 
 typedef struct {
     uint levels;  /* L: block dims inside one period; 0: no table */
@@ -49,16 +45,16 @@ typedef struct {
 #define CLSEL_SHUFFLE16(v, m) shuffle(v, m)
 #endif
 
-/* Builds an input's table (elements of w bytes, block dims ext/step): the largest L whose
- * group fits CLSEL_TABLE_CHUNKS chunks and whose every chunk reads a 16-byte window. */
-void clsel_table_build(clsel_table *t, const uint *ext, const uint *step, uint levels, uint w)
+/* Builds an input's table (elements of w bytes, block dims ext/step): the largest L the
+ * plan allows (`dims`: the fewest in bits 0-3, the most in bits 4-7; 0: none) whose group
+ * fits CLSEL_TABLE_CHUNKS chunks and whose every chunk reads a 16-byte window. Dim L is
+ * the row, so L stays below the block's dims. */
+void clsel_table_build(clsel_table *t, const uint *ext, const uint *step, uint levels, uint w, uint dims)
 {
     t->levels = 0;
-    uint run = 1, first = 0;
-    const int copies = levels > 0 && step[0] != 0;
-    while (first < levels && step[first] == (copies ? run : 0)) run *= ext[first++];
-    if (first >= levels || run * w >= CLSEL_TABLE_RUN_BYTES || (run * w >= 16 && step[first] != 0)) return;
-    for (uint L = levels - 1; L >= 1; --L) {
+    const uint fewest = dims & 15u, most = min(dims >> 4, levels - 1);
+    if (fewest == 0) return;
+    for (uint L = most; L >= fewest; --L) {
         uint bytes = w;
         for (uint l = 0; l < L && bytes <= CLSEL_TABLE_CHUNKS * 16; ++l) bytes *= ext[l];
         uint g = 1;
@@ -267,8 +263,9 @@ CLSEL_GATHERS(8, ulong, 2)
  *            blocks per work-item
  *   kinds    s0-s2: how cond, then, else are read (CLSEL_ACCESS_*), s3 the
  *            block elements of one index of the split dim, s4 bytes of local memory
- *            per buffer (scratch holds three), s5 1 where patterns may use periodic
- *            shuffle tables */
+ *            per buffer (scratch holds three), s5-s7 the block dims cond's, then's
+ *            and else's periodic shuffle table may take (host/plan/plan_period.c: the
+ *            fewest in bits 0-3, the most in bits 4-7; 0: no table) */
 /* A work-item's walk: blocks [first, last) in the block order; per block, its tensors'
  * element offsets and its split-dim extent; per gathered input, what its local buffer
  * holds (offset, split). */
@@ -309,9 +306,9 @@ CLSEL_GATHERS(8, ulong, 2)
     }                                                                                            \
     clsel_table tc, tt, te;                                                                      \
     tc.levels = tt.levels = te.levels = 0;                                                       \
-    if (kinds.s5 && kinds.s0 == CLSEL_ACCESS_PATTERN) clsel_table_build(&tc, bd, bsc, nbd, 1);                      \
-    if (kinds.s5 && kinds.s1 == CLSEL_ACCESS_PATTERN) clsel_table_build(&tt, bd, bst, nbd, sizeof(clsel_elem));     \
-    if (kinds.s5 && kinds.s2 == CLSEL_ACCESS_PATTERN) clsel_table_build(&te, bd, bse, nbd, sizeof(clsel_elem));     \
+    if (kinds.s0 == CLSEL_ACCESS_PATTERN) clsel_table_build(&tc, bd, bsc, nbd, 1, kinds.s5);                      \
+    if (kinds.s1 == CLSEL_ACCESS_PATTERN) clsel_table_build(&tt, bd, bst, nbd, sizeof(clsel_elem), kinds.s6);     \
+    if (kinds.s2 == CLSEL_ACCESS_PATTERN) clsel_table_build(&te, bd, bse, nbd, sizeof(clsel_elem), kinds.s7);     \
     local uchar *bc = scratch;                                                                   \
     uint have_c = ~0u, have_t = ~0u, have_e = ~0u, split_c = 0, split_t = 0, split_e = 0;          \
     (void)have_c, (void)have_t, (void)have_e, (void)split_c, (void)split_t, (void)split_e, (void)bc; \

@@ -27,6 +27,11 @@
 #define CLSEL_ACCESS_FIXED 1   /* one element for the whole block */
 #define CLSEL_ACCESS_PATTERN 2 /* anything else: gathered into local memory */
 
+/* The blocks family's periodic shuffle tables (cl/select_blocks.cl) hold at most this
+ * many 16-byte chunks: the plan's PLAN_TABLE_BYTES (host/common/tuning_constants.h),
+ * which host/opencl/cl_enqueue.c asserts at compile time. */
+#define CLSEL_TABLE_CHUNKS 32
+
 /* Kernel names: clsel_<family>_w<element bytes>_<cond bit><then bit><else bit>, and the
  * blocks family's clsel_blocks_w<element bytes>_pick. */
 #define CLSEL_KERNEL_NAME_FORMAT "clsel_%s_w%d_%d%d%d"

@@ -72,17 +72,9 @@
 
 /* ---- CPU path: gathers (host/cpu/cpu_gather.c) ------------------------------------- */
 
-/* A periodic shuffle table holds at most this many 16-byte pieces, so runs of at most
- * 16 * CPU_SHUFFLE_PIECES = 512 bytes are shuffled: a table of about 1 KiB per input,
- * inside the walk's state. Not measured. */
-#define CPU_SHUFFLE_PIECES 32
-
-/* Runs of at least this many bytes stay runs, never shuffled: copied or splatted 32
- * bytes per store, they gain nothing from a shuffle and their loops cost little per
- * call. Not measured at this value (runs of 16-63 bytes are left alone by another rule,
- * measured: docs/performance_analysis.md, "The low tail: periodic shuffles on the CPU
- * path"). */
-#define CPU_SHUFFLE_BELOW_RUN_BYTES 64
+/* A CPU shuffle table holds PLAN_TABLE_BYTES / 16 pieces of 16 bytes (about 1 KiB per
+ * input with its controls, inside the walk's state). */
+#define CPU_SHUFFLE_PIECES (PLAN_TABLE_BYTES / 16)
 
 /* ---- CPU path: threads (host/cpu/cpu_parallel.c) ----------------------------------- */
 
@@ -150,6 +142,21 @@
  * far saves (near-ties keep the natural order). Not measured. */
 #define PLAN_GATHER_MOVE_BYTES 32.0
 #define PLAN_ORDER_MARGIN 1.01
+
+/* ---- periodic shuffle tables (host/plan/plan_period.c) ------------------------------ */
+
+/* A table covers at most this many output bytes of one period (32 pieces of 16 bytes),
+ * on both back ends: the CPU path's AVX2 gathers and the OpenCL blocks family build one
+ * per gathered input per walk, so it must stay small and cheap to build. Not measured at
+ * other values. */
+#define PLAN_TABLE_BYTES 512
+
+/* Runs of at least this many bytes stay runs, never shuffled: moved 16-32 bytes per
+ * store, they gain nothing from a table and their loops cost little per call. Not
+ * measured at this value (runs of 16-63 bytes are tabled only with a repeated dim among
+ * the table's, a rule that was measured: docs/performance_analysis.md, "The low tail:
+ * periodic shuffles on the CPU path"). */
+#define PLAN_TABLE_BELOW_RUN_BYTES 64
 
 /* ---- the runtime (host/runtime/) ------------------------------------------------------
  * Its threshold for sending a run to a device at all is public, with its measurement:

@@ -16,7 +16,7 @@
 
 #include "common/element_width.h"
 #include "common/tuning.h"
-#include "common/tuning_constants.h" /* CPU_SHUFFLE_PIECES, CPU_SHUFFLE_BELOW_RUN_BYTES */
+#include "common/tuning_constants.h" /* CPU_SHUFFLE_PIECES */
 #include "cpu/cpu_gather.h"
 #include "cpu/select_cpu_avx2.h"
 
@@ -164,10 +164,6 @@ static void replicate(uint8_t *dst, size_t size, int64_t n)
 
 /* ---- periodic shuffles -------------------------------------------------------------- */
 
-/* Runs of at most this many bytes (and tables of whole pieces over several runs) are
- * shuffled: 32 pieces of 16 bytes, a table of 1 KiB per input. */
-#define SHUFFLE_MAX_BYTES (16 * CPU_SHUFFLE_PIECES)
-
 /* The table of `rows` runs of `run` bytes (levels [0, levels)), each `step` source
  * bytes after the one before; bytes past the last run repeat its last byte's source.
  * 0 where a piece's source bytes span more than two loads' window of 32 bytes. Where
@@ -243,39 +239,22 @@ void clsel_priv_cpu_shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const u
     }
 }
 
-/* Whether the levels [0, levels) are better gathered as one shuffled run than as the
- * run found so far plus a walk of the levels above it: when that run is short (or
- * copied along a level) and the levels make a run of at most SHUFFLE_MAX_BYTES whose every 16-byte piece comes from
- * a 32-byte window of the source (an element repeated over a short dim, a short row
- * tiled, or both interleaved: 20,000 rows of [8,1] f32 against [1,5] ran at 6 % of
- * memcpy as runs of 20 bytes, each row's tile rebuilt). The most levels that fit are
- * taken; the level above them steps from one run to the next, and a table over several
- * runs makes a whole number of pieces where their windows allow. */
-static int choose_shuffle(cpu_gather_walk *g)
+/* The shuffle table the plan's period allows (plan_period.c: an element repeated over a
+ * short dim, a short row tiled, or both interleaved: 20,000 rows of [8,1] f32 against
+ * [1,5] ran at 6 % of memcpy as runs of 20 bytes, each row's tile rebuilt): the most
+ * levels whose every 16-byte piece comes from a 32-byte window of the source. The level
+ * above them steps from one run to the next, and a table over several runs makes a
+ * whole number of pieces where their windows allow. The block's levels below `inner`
+ * are the plan's dims one for one (a plan has no dim of 1). */
+static int choose_shuffle(cpu_gather_walk *g, const plan_period *p)
 {
-    if (g->run_bytes >= CPU_SHUFFLE_BELOW_RUN_BYTES || clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) ||
-        !clsel_priv_cpu_avx2_shuffle_loop())
-        return 0;
-    const int top = g->split_level >= 0 ? g->split_level : g->levels;
+    if (!p->most || clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) || !clsel_priv_cpu_avx2_shuffle_loop()) return 0;
     int64_t runs[CLSEL_MAX_RANK + 3];
     runs[0] = (int64_t)g->w;
-    int most = 0;
-    while (most < top && runs[most] * g->extent[most] <= SHUFFLE_MAX_BYTES) {
-        runs[most + 1] = runs[most] * g->extent[most];
-        ++most;
-    }
-    /* Worth it where the walk it replaces does more than one store per 16 bytes: runs
-     * shorter than a piece, or a level of the run's copies (a tile rebuilt per index)
-     * among the levels the table would take. Runs of 16-63 bytes stepping along the
-     * level above are one splat or copy each, cheaper than a piece per 16 bytes: i16
-     * then [553655,7,1] against [7,13] ran at 2.5x the time shuffled. Checked before
-     * any table is built: the tables can take only levels below `most`. */
-    int first_copied = g->run_levels;
-    while (first_copied < most && g->step[first_copied] != 0) ++first_copied;
-    const int min_levels = g->run_bytes < 16 ? g->run_levels + 1 : first_copied + 1;
-    int best = most; /* the most levels whose run the table can make */
-    while (best >= min_levels && !build_shuffle(g, best, runs[best], 1, 0, &g->row)) --best;
-    if (best < min_levels) return 0;
+    for (int level = 0; level < p->most; ++level) runs[level + 1] = runs[level] * g->extent[level];
+    int best = p->most;
+    while (best >= p->fewest && !build_shuffle(g, best, runs[best], 1, 0, &g->row)) --best;
+    if (best < p->fewest) return 0;
     const int64_t run = runs[best];
     const int64_t step = best < g->levels ? g->step[best] : 0;
     int64_t rows = 1;
@@ -302,28 +281,17 @@ void clsel_priv_cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *b,
         g->step[g->levels] = plan->strides[op][d] * (int64_t)w;
         ++g->levels;
     }
-    /* The run: the innermost levels along which the source is contiguous, or all
-     * broadcast (the innermost stride is 0 or one element). A level that splits the
-     * dim `inner` stays out of it, since its extent changes from block to block. */
-    g->run_copies = g->levels > 0 && g->step[0] != 0;
-    g->run_levels = 0;
-    int64_t run = 1;
-    while (g->run_levels < g->levels && g->run_levels != g->split_level &&
-           g->step[g->run_levels] == (g->run_copies ? run * (int64_t)w : 0))
-        run *= g->extent[g->run_levels++];
-    g->run_bytes = (size_t)run * w;
-    /* A short contiguous run repeated along the next levels is one wider element
-     * repeated: a splat of that width (3 bytes repeated 8 times is no such thing). */
-    size_t element = w;
-    if (g->run_copies && g->run_levels < g->levels && g->run_levels != g->split_level && g->step[g->run_levels] == 0 &&
-        g->run_bytes <= 8 && (g->run_bytes & (g->run_bytes - 1)) == 0) {
-        g->run_copies = 0;
-        element = g->run_bytes;
-        while (g->run_levels < g->levels && g->run_levels != g->split_level && g->step[g->run_levels] == 0)
-            g->run_bytes *= (size_t)g->extent[g->run_levels++];
-    }
+    /* The run and the table, as the plan describes them (the levels below `inner` are
+     * its dims; a level that splits the dim `inner` stays out of both, since its extent
+     * changes from block to block). */
+    plan_period p;
+    clsel_priv_plan_period(plan, b, op, w, 1, &p);
+    g->run_copies = g->levels > 0 && p.copies;
+    g->run_levels = p.run_dims;
+    g->run_bytes = (size_t)p.run_bytes;
+    const size_t element = p.element;
     g->shuffled = 0;
-    choose_shuffle(g);
+    choose_shuffle(g, &p);
     /* Levels above the run that continue one another (the next one's step is this one's
      * whole extent) are one level: one call of the run loop covers both. The split
      * dim's level keeps what multiplies its per-block extent. */

@@ -22,6 +22,8 @@
 _Static_assert(PLAN_ACCESS_RUN == CLSEL_ACCESS_RUN && PLAN_ACCESS_FIXED == CLSEL_ACCESS_FIXED &&
                    PLAN_ACCESS_PATTERN == CLSEL_ACCESS_PATTERN,
                "host/plan/plan.h's plan_access and cl/select_contract.h's CLSEL_ACCESS_* disagree");
+_Static_assert(CLSEL_TABLE_CHUNKS * 16 == PLAN_TABLE_BYTES,
+               "the kernels' shuffle tables must hold what the plan lets a table take");
 
 static uint64_t round_up(uint64_t n, uint64_t m) { return (n + m - 1) / m * m; }
 
@@ -87,10 +89,17 @@ static cl_int launch_blocks(const clsel_cl_context *ctx, const kernel_program *k
     const uint64_t walk[8] = {(uint64_t)dims, (uint64_t)b.levels, b.chunk_level < 0 ? 8 : (uint64_t)b.chunk_level,
                               b.inner < piece->rank ? (uint64_t)b.inner : 8, (uint64_t)b.split,
                               (uint64_t)b.last_split, (uint64_t)b.count, per_item};
-    /* periodic shuffle tables, unless the device limits a work-item's loops (building a
-     * table takes hundreds) */
-    const uint64_t tables = !ctx->max_item_loops && !clsel_priv_knob_get(CLSEL_PRIV_KNOB_CL_PLAIN_GATHERS);
-    const uint64_t how[8] = {b.access[0], b.access[1], b.access[2], (uint64_t)b.inner_elements, buffer, tables, 0, 0};
+    /* the block dims each input's periodic shuffle table may take, as the plan allows,
+     * unless the device limits a work-item's loops (building a table takes hundreds) */
+    uint64_t table_dims[3] = {0, 0, 0};
+    if (!ctx->max_item_loops && !clsel_priv_knob_get(CLSEL_PRIV_KNOB_CL_PLAIN_GATHERS))
+        for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+            plan_period p;
+            clsel_priv_plan_period(piece, &b, op, op == PLAN_COND ? 1 : (size_t)w, 0, &p);
+            table_dims[op] = (uint64_t)p.fewest | (uint64_t)p.most << 4;
+        }
+    const uint64_t how[8] = {b.access[0], b.access[1], b.access[2], (uint64_t)b.inner_elements, buffer,
+                             table_dims[0], table_dims[1], table_dims[2]};
     memcpy(geom, walk, sizeof geom);
     memcpy(kinds, how, sizeof kinds);
     cl_uint16 blk, strides, lev, steps, geo;

@@ -77,6 +77,32 @@ void clsel_priv_plan_block_next(const plan_blocks *blocks, plan_block *at);
 /* k blocks on (k >= 1, at most to the first block of the next line of level 0). */
 void clsel_priv_plan_block_skip(const plan_blocks *blocks, plan_block *at, int64_t k);
 
+/* How a gathered input (PLAN_ACCESS_PATTERN) is read inside a block, and where a
+ * periodic shuffle table pays for it (plan_period.c): the one description from which
+ * both back ends build their tables. Its elements over dims [0, L) of a block (L <=
+ * inner) repeat with every index of dim L, so one table of L dims' worth of bytes, each
+ * 16-byte piece a shuffle of one small source window, makes every row of the block. */
+typedef struct plan_period {
+    /* The run: dims [0, run_dims) that one loop trip moves, run_bytes bytes: contiguous
+     * (copies) or one element repeated (element bytes wide; with splat runs, a short
+     * contiguous run repeated along the next dims counts as one wider element). */
+    int32_t run_dims;
+    int copies;
+    size_t element;
+    int64_t run_bytes;
+    /* A table over dims [0, L) pays for fewest <= L <= most (both 0 when none does):
+     * it must take a dim above a run shorter than 16 bytes, or a repeated dim above a
+     * longer one, and fit in PLAN_TABLE_BYTES (host/common/tuning_constants.h). A back
+     * end takes the largest L whose pieces its shuffles can make. */
+    int32_t fewest, most;
+} plan_period;
+
+/* Input `op`'s period in blocks `b`, for elements of w bytes; splat_runs: whether the
+ * back end moves a short repeated run as one splat (the CPU path does, the OpenCL
+ * kernels do not), which makes such a run one loop trip rather than one per element. */
+void clsel_priv_plan_period(const clsel_plan *plan, const plan_blocks *b, int op, size_t w, int splat_runs,
+                            plan_period *p);
+
 /* How each output dim is fed: axis_of[op][d] is the axis of input `op` (cond, then,
  * else) read along output dim d, or -1 where that input is broadcast. */
 typedef struct plan_layout {

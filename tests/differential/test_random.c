@@ -111,6 +111,13 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
         CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4), &guards_ok));
         CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL differs from the oracle: %s", text);
         CHECK_MSG(guards_ok, "OpenCL wrote outside the output: %s", text);
+        if (td.count[1] == td.out_count && bytes && rng_below(r, 2)) { /* in place: out in then's buffer */
+            memset(td.got, 0xEE, bytes);
+            CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got,
+                                 rng_below(r, 4) | TEST_CL_IN_PLACE, &guards_ok));
+            CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL in place (out == then) differs: %s", text);
+            CHECK_MSG(guards_ok, "OpenCL in place wrote outside then's buffer: %s", text);
+        }
     }
     if (chunk_runtime) check_chunked(plan, &td, r, text);
     test_data_free(&td);

@@ -124,7 +124,7 @@ static int run_plan(const clsel_plan *plan, const void *cond, const void *t, con
     }
     int guards_ok = 0;
     static size_t runs = 0; /* each layout in turn: both forms of the GPU kernels run */
-    clsel_status st = test_cl_run(cl_env, plan, cond, t, e, out, runs++, &guards_ok);
+    clsel_status st = test_cl_run(cl_env, plan, cond, t, e, out, runs++ % TEST_CL_LAYOUTS, &guards_ok);
     CHECK_OK(st);
     CHECK(guards_ok);
     return st == CLSEL_SUCCESS;

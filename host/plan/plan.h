@@ -84,23 +84,25 @@ void clsel_priv_plan_block_skip(const plan_blocks *blocks, plan_block *at, int64
  * 16-byte piece a shuffle of one small source window, makes every row of the block. */
 typedef struct plan_period {
     /* The run: dims [0, run_dims) that one loop trip moves, run_bytes bytes: contiguous
-     * (copies) or one element repeated (element bytes wide; with splat runs, a short
+     * (copies) or one element repeated (element bytes wide; with whole runs, a short
      * contiguous run repeated along the next dims counts as one wider element). */
     int32_t run_dims;
     int copies;
     size_t element;
     int64_t run_bytes;
     /* A table over dims [0, L) pays for fewest <= L <= most (both 0 when none does):
-     * it must take a dim above a run shorter than 16 bytes, or a repeated dim above a
-     * longer one, and fit in PLAN_TABLE_BYTES (host/common/tuning_constants.h). A back
-     * end takes the largest L whose pieces its shuffles can make. */
+     * it must take a run shorter than 16 bytes (and a dim above it, where the back end
+     * moves whole runs), or a repeated dim above a longer run, and fit in
+     * PLAN_TABLE_BYTES (host/common/tuning_constants.h). A back end takes the largest L
+     * whose pieces its shuffles can make. */
     int32_t fewest, most;
 } plan_period;
 
-/* Input `op`'s period in blocks `b`, for elements of w bytes; splat_runs: whether the
- * back end moves a short repeated run as one splat (the CPU path does, the OpenCL
- * kernels do not), which makes such a run one loop trip rather than one per element. */
-void clsel_priv_plan_period(const clsel_plan *plan, const plan_blocks *b, int op, size_t w, int splat_runs,
+/* Input `op`'s period in blocks `b`, for elements of w bytes; whole_runs: whether the
+ * back end moves a short run with one store (the CPU path: a copy, or a splat, which
+ * also takes a short contiguous run repeated as one wider element) rather than element
+ * by element (the OpenCL kernels). */
+void clsel_priv_plan_period(const clsel_plan *plan, const plan_blocks *b, int op, size_t w, int whole_runs,
                             plan_period *p);
 
 /* How each output dim is fed: axis_of[op][d] is the axis of input `op` (cond, then,

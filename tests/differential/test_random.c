@@ -28,6 +28,7 @@ static int64_t case_count = 2000;
 static uint64_t seed = 20261122;
 static int small_pieces, small_blocks;
 static test_cl cl_env;
+static const char *const in_place_names[3] = {"cond", "then", "else"}; /* by input index */
 
 /* The runtime's device paths: copied in chunks, with a random small chunk bound that
  * makes every tensor over it run in many chunks, or in place where the device works in
@@ -94,10 +95,14 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     char text[512];
     clsel_plan_describe(plan, text, sizeof text);
     CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "CPU differs from the oracle: %s", text);
-    if (td.count[1] == td.out_count && bytes) { /* in place: the output over then */
-        memcpy(td.got, td.then_data, bytes);
-        CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.got, td.else_data, td.got));
-        CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "CPU in place (out == then) differs from the oracle: %s", text);
+    /* In place: the output over then, or over else, where that input has its shape. */
+    for (int op = 1; op <= 2; ++op) {
+        if (td.count[op] != td.out_count || !bytes) continue;
+        memcpy(td.got, op == 1 ? td.then_data : td.else_data, bytes);
+        CHECK_OK(clsel_plan_run_cpu(plan, td.cond, op == 1 ? td.got : td.then_data, op == 2 ? td.got : td.else_data,
+                                    td.got));
+        CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "CPU in place (out == %s) differs from the oracle: %s",
+                  in_place_names[op], text);
     }
     if (cl) {
         int guards_ok = 0;
@@ -111,12 +116,18 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
         CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4), &guards_ok));
         CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL differs from the oracle: %s", text);
         CHECK_MSG(guards_ok, "OpenCL wrote outside the output: %s", text);
-        if (td.count[1] == td.out_count && bytes && rng_below(r, 2)) { /* in place: out in then's buffer */
+        /* In place on half the cases: out in then's or else's buffer, one of those that
+         * have the output's shape. */
+        const int op = 1 + (int)rng_below(r, 2), other = 3 - op;
+        const int over = td.count[op] == td.out_count ? op : td.count[other] == td.out_count ? other : 0;
+        if (over && bytes && rng_below(r, 2)) {
             memset(td.got, 0xEE, bytes);
-            CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got,
-                                 rng_below(r, 4) | TEST_CL_IN_PLACE, &guards_ok));
-            CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL in place (out == then) differs: %s", text);
-            CHECK_MSG(guards_ok, "OpenCL in place wrote outside then's buffer: %s", text);
+            const size_t flag = over == 1 ? TEST_CL_OUT_IN_THEN : TEST_CL_OUT_IN_ELSE;
+            CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4) | flag,
+                                 &guards_ok));
+            CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL in place (out == %s) differs: %s",
+                      in_place_names[over], text);
+            CHECK_MSG(guards_ok, "OpenCL in place wrote outside %s's buffer: %s", in_place_names[over], text);
         }
     }
     if (chunk_runtime) check_chunked(plan, &td, r, text);

@@ -103,14 +103,15 @@ clsel_status test_cl_run(test_cl *env, const clsel_plan *plan, const void *cond,
     const void *hosts[4] = {cond, then_data, else_data, NULL};
     size_t offsets[4];
     cl_mem mems[4];
-    const int in_place = (layout & TEST_CL_IN_PLACE) != 0;
+    /* the input whose buffer out shares (1 then, 2 else), or 0 */
+    const int over = layout & TEST_CL_OUT_IN_THEN ? 1 : layout & TEST_CL_OUT_IN_ELSE ? 2 : 0;
     for (int i = 0; i < 4; ++i) {
-        if (i == 3 && in_place) {
-            offsets[3] = offsets[1];
-            mems[3] = mems[1];
+        if (i == 3 && over) {
+            offsets[3] = offsets[over];
+            mems[3] = mems[over];
             break;
         }
-        switch ((layout & ~(size_t)TEST_CL_IN_PLACE) % TEST_CL_LAYOUTS) {
+        switch ((layout & ~(size_t)(TEST_CL_OUT_IN_THEN | TEST_CL_OUT_IN_ELSE)) % TEST_CL_LAYOUTS) {
         case TEST_CL_ALIGNED: offsets[i] = 0; break;
         case TEST_CL_SHIFTED: offsets[i] = i == 0 ? 3 : w; break;
         case TEST_CL_ALIGNED_FAR: offsets[i] = 16 * (size_t)(1 + i % 2); break;
@@ -144,6 +145,6 @@ clsel_status test_cl_run(test_cl *env, const clsel_plan *plan, const void *cond,
     if (done) clReleaseEvent(done);
     clReleaseEvent(gate);
     clFinish(env->queue);
-    for (int i = 0; i < 4 - in_place; ++i) clReleaseMemObject(mems[i]);
+    for (int i = 0; i < (over ? 3 : 4); ++i) clReleaseMemObject(mems[i]);
     return st;
 }

@@ -37,16 +37,17 @@ enum test_cl_layout {
     TEST_CL_ALIGNED_FAR = 2, /* every tensor at 16 or 32 bytes: aligned, not at the start */
     TEST_CL_OUT_SHIFTED = 3, /* the inputs at 0, out at one element */
     TEST_CL_LAYOUTS = 4,
-    /* Or'ed into a layout: out is then's buffer at then's offset (in place; then must
-     * have the output's shape), so its guard bytes are then's. */
-    TEST_CL_IN_PLACE = 1 << 8
+    /* Or'ed into a layout: out is then's (or else's) buffer at its offset, in place (that
+     * input must have the output's shape), so the guard bytes checked are that input's. */
+    TEST_CL_OUT_IN_THEN = 1 << 8,
+    TEST_CL_OUT_IN_ELSE = 1 << 9
 };
 
 /* Runs `plan` on host data through clsel_cl_enqueue: every tensor goes into its own
  * buffer at the layout's offset (any value: modulo TEST_CL_LAYOUTS), with guard bytes
- * before and after (or out in then's buffer, with TEST_CL_IN_PLACE); the call waits on a
- * user event and returns an event that is waited on. *guards_ok says whether the output buffer's guard bytes survived. `out` receives
- * the result only on success. */
+ * before and after (or out in an input's buffer, with TEST_CL_OUT_IN_*); the call waits
+ * on a user event and returns an event that is waited on. *guards_ok says whether the
+ * output buffer's guard bytes survived. `out` receives the result only on success. */
 clsel_status test_cl_run(test_cl *env, const clsel_plan *plan, const void *cond, const void *then_data,
                          const void *else_data, void *out, size_t layout, int *guards_ok);
 

@@ -96,13 +96,16 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     clsel_plan_describe(plan, text, sizeof text);
     CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "CPU differs from the oracle: %s", text);
     /* In place: the output over then, or over else, where that input has its shape. */
-    for (int op = 1; op <= 2; ++op) {
-        if (td.count[op] != td.out_count || !bytes) continue;
-        memcpy(td.got, op == 1 ? td.then_data : td.else_data, bytes);
-        CHECK_OK(clsel_plan_run_cpu(plan, td.cond, op == 1 ? td.got : td.then_data, op == 2 ? td.got : td.else_data,
-                                    td.got));
+    int full[2], fulls = 0;
+    for (int op = CLSEL_OPERAND_THEN; op <= CLSEL_OPERAND_ELSE && bytes; ++op)
+        if (td.count[op] == td.out_count) full[fulls++] = op;
+    for (int k = 0; k < fulls; ++k) {
+        const int over_then = full[k] == CLSEL_OPERAND_THEN;
+        memcpy(td.got, over_then ? td.then_data : td.else_data, bytes);
+        CHECK_OK(clsel_plan_run_cpu(plan, td.cond, over_then ? td.got : td.then_data,
+                                    over_then ? td.else_data : td.got, td.got));
         CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "CPU in place (out == %s) differs from the oracle: %s",
-                  in_place_names[op], text);
+                  in_place_names[full[k]], text);
     }
     if (cl) {
         int guards_ok = 0;
@@ -116,13 +119,12 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
         CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4), &guards_ok));
         CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL differs from the oracle: %s", text);
         CHECK_MSG(guards_ok, "OpenCL wrote outside the output: %s", text);
-        /* In place on half the cases: out in then's or else's buffer, one of those that
-         * have the output's shape. */
-        const int op = 1 + (int)rng_below(r, 2), other = 3 - op;
-        const int over = td.count[op] == td.out_count ? op : td.count[other] == td.out_count ? other : 0;
-        if (over && bytes && rng_below(r, 2)) {
+        /* In place on half the cases: out in the buffer of then or else, one of those
+         * that have the output's shape. */
+        if (fulls && rng_below(r, 2)) {
+            const int over = full[rng_below(r, (uint64_t)fulls)];
+            const size_t flag = over == CLSEL_OPERAND_THEN ? TEST_CL_OUT_IN_THEN : TEST_CL_OUT_IN_ELSE;
             memset(td.got, 0xEE, bytes);
-            const size_t flag = over == 1 ? TEST_CL_OUT_IN_THEN : TEST_CL_OUT_IN_ELSE;
             CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4) | flag,
                                  &guards_ok));
             CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL in place (out == %s) differs: %s",

@@ -67,7 +67,7 @@ CLSEL_API void clsel_cl_context_destroy(clsel_cl_context *ctx); /* NULL is fine 
 
 /* Builds now the kernels that runs of `dtype` use (those of its element width), so that
  * the first clsel_cl_enqueue of that dtype compiles nothing; does nothing when they are
- * built already. CLSEL_ERROR_BUILD when the program does not build (the log is then in
+ * built already, or when the context runs native kernels (clsel_cl_context_path). CLSEL_ERROR_BUILD when the program does not build (the log is then in
  * clsel_cl_build_log(NULL)), CLSEL_ERROR_OPENCL for other OpenCL failures. A failed
  * build is tried again by the next call that needs it. Safe from any thread. */
 CLSEL_API clsel_status clsel_cl_context_prepare(clsel_cl_context *ctx, clsel_dtype dtype);
@@ -80,9 +80,8 @@ CLSEL_API const char *clsel_cl_build_log(const clsel_cl_context *ctx);
 /* The device name of `ctx`, for logs ("" for NULL). */
 CLSEL_API const char *clsel_cl_device_name(const clsel_cl_context *ctx);
 
-/* How many of the programs `ctx` has built so far (one per element width used and, for
- * the vectors family, per form: 0 to 8) came from the kernel cache on disk instead of a
- * build from source (0 for NULL).
+/* How many of the programs `ctx` has built so far (one per element width and form used:
+ * 0 to 8) came from the kernel cache on disk instead of a build from source (0 for NULL).
  * Compiled programs are kept between processes,
  * keyed by the library version, the kernel source, the device, its driver and the
  * platform; an entry that does not match or does not load is ignored and replaced.
@@ -94,26 +93,49 @@ CLSEL_API const char *clsel_cl_device_name(const clsel_cl_context *ctx);
  *                                $HOME/.cache/clsel) */
 CLSEL_API int clsel_cl_program_cached(const clsel_cl_context *ctx);
 
-/* The two kernel families (docs/architecture.md). A context uses the blocks family on a
- * CPU device and the vectors family on any other; CLSEL_CL_GEOMETRY=blocks|vectors in
- * the environment overrides that (to measure or test one family on the other's device). */
-typedef enum clsel_cl_family { CLSEL_CL_FAMILY_BLOCKS = 0, CLSEL_CL_FAMILY_VECTORS = 1 } clsel_cl_family;
+/* How clsel_cl_enqueue computes on a context's device. On a CPU device that can run
+ * native kernels (CL_EXEC_NATIVE_KERNEL, as PoCL's can) it enqueues clsel's CPU path as
+ * a native kernel over your buffers, with one thread per compute unit of the device:
+ * the same event and ordering semantics as a kernel launch, but the processor's widest
+ * loads and stores and no OpenCL C compiler at all (it maps your buffers around that
+ * command, so buffers created with a CL_MEM_HOST_* restriction take the kernels). On
+ * every other device, and where the environment says CLSEL_CL_NATIVE=0, it launches
+ * clsel's OpenCL kernels (docs/architecture.md). */
+typedef enum clsel_cl_path { CLSEL_CL_PATH_KERNELS = 0, CLSEL_CL_PATH_NATIVE = 1 } clsel_cl_path;
 
-/* The kernel family `ctx` runs (CLSEL_CL_FAMILY_BLOCKS for NULL). */
-CLSEL_API clsel_cl_family clsel_cl_context_family(const clsel_cl_context *ctx);
+/* The path `ctx` takes (CLSEL_CL_PATH_KERNELS for NULL). */
+CLSEL_API clsel_cl_path clsel_cl_context_path(const clsel_cl_context *ctx);
 
-/* The exact OpenCL C source and clBuildProgram options of one of clsel's programs: a
- * family, an element width in bytes (1, 2, 4 or 8) and, for the vectors family, its form
- * (aligned = 1: the kernels for runs whose every 16-byte item lies on 16-byte
- * boundaries; 0: the element-aligned ones; the blocks family has only 0). *source points
- * into the library (valid while it is loaded; *source_size bytes, no terminating NUL
- * needed); the options are written into options[options_size]. For compiling the
- * kernels offline and for inspecting their code generation (`clsel kernels`).
- * CLSEL_ERROR_INVALID_ARGUMENT for another family, width or form, or a NULL pointer;
- * CLSEL_ERROR_OVERFLOW when options_size is too small (64 bytes are enough). */
-CLSEL_API clsel_status clsel_cl_program_text(clsel_cl_family family, size_t element_bytes, int aligned,
-                                             const char **source, size_t *source_size, char *options,
-                                             size_t options_size);
+/* The exact OpenCL C source and clBuildProgram options of one of clsel's programs: an
+ * element width in bytes (1, 2, 4 or 8) and a form (aligned = 1: the kernels for
+ * launches whose every 16-byte item lies in one row and on 16-byte boundaries; 0: the
+ * general ones). *source points into the library (valid while it is loaded;
+ * *source_size bytes, no terminating NUL needed); the options are written into
+ * options[options_size]. For compiling the kernels offline and for inspecting their
+ * code generation (`clsel kernels`). CLSEL_ERROR_INVALID_ARGUMENT for another width or
+ * form, or a NULL pointer; CLSEL_ERROR_OVERFLOW when options_size is too small (64 bytes
+ * are enough). */
+CLSEL_API clsel_status clsel_cl_program_text(size_t element_bytes, int aligned, const char **source,
+                                             size_t *source_size, char *options, size_t options_size);
+
+/* How clsel's OpenCL kernels move a plan's tensors (the kernels' path of clsel_cl_enqueue)
+ * over buffers whose first bytes lie on 16-byte boundaries (fresh buffers at offset 0):
+ * GPUs move memory best in single 16-byte accesses per work-item, which the kernels make
+ * of every tensor whose 16 bytes (V = 16 / element size elements; V bytes of cond) lie
+ * contiguously on such a boundary. For logs, `clsel kernels --plan` and the benchmark;
+ * the kernels' choices may change with any release. */
+typedef struct clsel_cl_access {
+    int32_t aligned_form; /* 1: the aligned program form serves it (every item in one row, aligned) */
+    double rows_crossed;  /* share of the work-items whose V elements cross a row */
+    double bytes[4];      /* bytes the kernels' loads and stores move per output element,
+                           * per tensor (cond, then, else, out) */
+    double wide[4];       /* of those, the share moved by single 16-byte (cond: V-byte) accesses */
+} clsel_cl_access;
+
+/* Fills *access (when not NULL) for `plan` and writes a one-line account of it into
+ * text[text_size] (when not NULL; truncated, NUL-terminated); returns the length the
+ * text needed (like snprintf). 0 and nothing written for a NULL plan or an empty output. */
+CLSEL_API size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, char *text, size_t text_size);
 
 /* The raw cl_int of the last failed OpenCL call on this thread (CL_SUCCESS when the
  * last failure was not an OpenCL call). */

@@ -111,3 +111,23 @@ const char *cli_shape_text(const clsel_shape *shape, char buf[CLI_SHAPE_TEXT_MAX
     snprintf(buf + used, CLI_SHAPE_TEXT_MAX - used, "}");
     return buf;
 }
+
+int cli_parse_shape(const char *text, clsel_shape *out)
+{
+    if (!text) return -1;
+    const size_t length = strlen(text);
+    const int braced = length >= 2 && text[0] == '{' && text[length - 1] == '}';
+    char inner[CLI_SHAPE_TEXT_MAX];
+    if (length >= sizeof inner) return -1;
+    snprintf(inner, sizeof inner, "%.*s", (int)(braced ? length - 2 : length), text + braced);
+    out->rank = 0;
+    for (char *dim = inner, *next; *inner; dim = next + 1) {
+        next = strchr(dim, ',');
+        if (next) *next = '\0';
+        int64_t value;
+        if (out->rank == CLSEL_MAX_RANK || cli_parse_int64(dim, &value) != 0 || value < 0) return -1;
+        out->dims[out->rank++] = value;
+        if (!next) break;
+    }
+    return 0;
+}

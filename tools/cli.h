@@ -35,6 +35,8 @@ int cli_parse_cond_broadcast(const char *text, clsel_cond_broadcast *out);
 int cli_parse_int64(const char *text, int64_t *out);
 
 #define CLI_SHAPE_TEXT_MAX 200
+/* "2,3,4" or "{2,3,4}"; "{}" or "" is a scalar. 0, or -1 for anything else. */
+int cli_parse_shape(const char *text, clsel_shape *out);
 /* "{2,3,4}", "{}" for rank 0. Returns buf. */
 const char *cli_shape_text(const clsel_shape *shape, char buf[CLI_SHAPE_TEXT_MAX]);
 

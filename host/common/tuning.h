@@ -16,13 +16,12 @@ typedef enum clsel_priv_knob {
      * offsets fit in 32 bits, the split that lets the kernels keep 32-bit index math
      * past 2^31 elements). */
     CLSEL_PRIV_KNOB_PIECE_ELEMENTS,
-    /* The CPU path and the OpenCL blocks family walk blocks of at most this many
-     * elements (default: CPU_BLOCK_BYTES and CL_BLOCK_BYTES of tuning_constants.h, in
-     * elements). */
+    /* The CPU path walks blocks of at most this many elements (default: CPU_BLOCK_BYTES
+     * of tuning_constants.h, in elements). */
     CLSEL_PRIV_KNOB_BLOCK_ELEMENTS,
     /* Rows of at least this many elements count as long rows (streamed by the row,
-     * not gathered into blocks); default: CPU_LONG_ROW_BYTES and CL_LONG_ROW_BYTES of
-     * tuning_constants.h, in elements. */
+     * not gathered into blocks); default: CPU_LONG_ROW_BYTES of tuning_constants.h, in
+     * elements. */
     CLSEL_PRIV_KNOB_LONG_ROW,
     /* Nonzero: the CPU path uses its portable loops even where AVX2 is available. */
     CLSEL_PRIV_KNOB_PORTABLE_CPU,
@@ -30,9 +29,6 @@ typedef enum clsel_priv_knob {
      * host memory (a discrete GPU) and measures whether runs pay there
      * (runtime_calibrate.c), also on a CPU device. */
     CLSEL_PRIV_KNOB_HOST_AS_DISCRETE,
-    /* Nonzero: the OpenCL blocks family gathers every pattern element by element, never
-     * through a periodic shuffle table (cl/select_blocks.cl). */
-    CLSEL_PRIV_KNOB_CL_PLAIN_GATHERS,
     CLSEL_PRIV_KNOBS
 } clsel_priv_knob;
 

@@ -8,20 +8,19 @@
  * "The CI box" is the 2-vCPU AMD EPYC machine (32 MiB L3) that the measurements name;
  * the sweep and the named cases are `clsel bench`'s (docs/performance.md).
  *
- * Not here: the kernels' own (the sources in
- * cl/, part of the kernels' contract), and the bytes a loop may write past its buffer
- * (CPU_GATHER_SLACK in host/cpu/cpu_gather.h, CL_GATHER_SLACK in
- * host/opencl/cl_enqueue.c), which the loops' store widths dictate. */
+ * Not here: the kernels' own (the sources in cl/, part of the kernels' contract), and
+ * the bytes a loop may write past its buffer (CPU_GATHER_SLACK in host/cpu/cpu_gather.h),
+ * which the loops' store widths dictate. */
 #ifndef CLSEL_HOST_TUNING_CONSTANTS_H
 #define CLSEL_HOST_TUNING_CONSTANTS_H
 
 #include <stdint.h>
 
-/* ---- CPU path: blocks and rows (host/cpu/cpu_walk.c) ------------------------------- */
+/* ---- CPU path: blocks and rows (host/cpu/cpu_walk.c, cpu_blocks.c) ----------------- */
 
 /* Blocks aim at this many bytes of output (knob CLSEL_PRIV_KNOB_BLOCK_ELEMENTS). Larger
  * blocks mean fewer block boundaries (a partial 64-byte line streamed in pieces at each)
- * and, when the walk's order jumps (plan_blocks.c's order_levels), longer stretches that
+ * and, when the walk's order jumps (cpu_blocks.c's order_levels), longer stretches that
  * the hardware prefetcher follows: a single-threaded non-temporal copy in 8 KiB pieces
  * visited out of order ran at 9-14 GB/s against 16-18 GB/s in 16-64 KiB pieces or in
  * order (CI box, 136 MiB). Against 8 KiB blocks, the sweep's slowest patterns on one
@@ -61,7 +60,7 @@
 #define CPU_TILE_MIN_REUSE_BYTES ((uint64_t)8 << 20)
 
 /* Outputs of at least this many bytes are written past the caches (non-temporal stores,
- * host/cpu/select_cpu_avx2.c): they would mostly leave the caches anyway, and skipping
+ * host/cpu/cpu_loops_avx2.c): they would mostly leave the caches anyway, and skipping
  * the read for ownership saves a third of the memory traffic (CI box, 2^26 f32: 18.6
  * GB/s with plain stores, 22.7-27.9 GB/s streamed; memcpy 26-27). Smaller outputs stay
  * cached for whatever reads them next. A fixed size rather than the cache size the
@@ -70,13 +69,29 @@
  * quarter of that L3, not swept. */
 #define CPU_STREAM_MIN_BYTES ((uint64_t)8 << 20)
 
-/* ---- CPU path: gathers (host/cpu/cpu_gather.c) ------------------------------------- */
+/* ---- CPU path: gathers (host/cpu/cpu_gather.c, cpu_blocks.c) ----------------------- */
 
-/* A CPU shuffle table holds PLAN_TABLE_BYTES / 16 pieces of 16 bytes (about 1 KiB per
- * input with its controls, inside the walk's state). */
-#define CPU_SHUFFLE_PIECES (PLAN_TABLE_BYTES / 16)
+/* A periodic shuffle table covers at most this many output bytes of one period (32
+ * pieces of 16 bytes): one is built per gathered input per walk, so it must stay small
+ * and cheap to build. Not measured at other values. */
+#define CPU_TABLE_BYTES 512
+#define CPU_SHUFFLE_PIECES (CPU_TABLE_BYTES / 16)
 
-/* ---- CPU path: threads (host/cpu/cpu_parallel.c) ----------------------------------- */
+/* Runs of at least this many bytes stay runs, never shuffled: moved 16-32 bytes per
+ * store, they gain nothing from a table and their loops cost little per call. Not
+ * measured at this value (runs of 16-63 bytes are tabled only with a repeated dim among
+ * the table's, a rule that was measured: docs/performance_analysis.md, "The low tail:
+ * periodic shuffles on the CPU path"). */
+#define CPU_TABLE_BELOW_RUN_BYTES 64
+
+/* The cost model that picks the fastest level of the walk (cpu_blocks.c): a gather costs
+ * one wide move per run plus one per this many bytes written (wide moves of 32 bytes),
+ * and a level goes first only if it saves more than CPU_ORDER_MARGIN times what the
+ * best level so far saves (near-ties keep the natural order). Not measured. */
+#define CPU_GATHER_MOVE_BYTES 32.0
+#define CPU_ORDER_MARGIN 1.01
+
+/* ---- CPU path: threads (host/cpu/cpu_run.c) ---------------------------------------- */
 
 /* Threads the library starts for one call cost about 200-250 us to start and join on the
  * CI box (2 vCPUs), against ~30 % saved on a memory-bound run: 2 threads win from about
@@ -95,68 +110,29 @@
 #define CPU_POOL_PIECE_ELEMENTS (1 << 16)
 #define CPU_POOL_MAX_PIECES 256
 
+/* Library threads take this many boxes each (plan_iter.h), contiguous ranges of them, so
+ * that the shorter box at the end of each range along the split dim evens out. Not
+ * measured. */
+#define CPU_THREAD_BOXES 4
+
 /* The most threads one run starts, and the most cores clsel_priv_cpu_cores reports: a
  * bound on the threads' stack arrays, not a measurement. */
 #define CPU_MAX_THREADS 256
 
-/* ---- OpenCL (host/opencl/cl_enqueue.c, cl_context.c) ------------------------------- */
+/* ---- OpenCL (host/opencl/cl_launch.c, cl_context.c) -------------------------------- */
 
-/* Output elements per launch at most (knob CLSEL_PRIV_KNOB_PIECE_ELEMENTS): every element
- * offset inside a piece (and every input span it reads, never longer than its output)
- * then fits the kernels' 32-bit index math, the vectors family's division included (it
- * needs x < 2^31). A multiple of 64 elements, so that a piece that starts where the
- * previous one ended keeps the alignment of the first (a 16-byte item is at most 16
- * elements). A limit the kernels set, not a measurement. */
+/* Output elements per launch at most (knob CLSEL_PRIV_KNOB_PIECE_ELEMENTS), and the most
+ * consecutive elements a launch may touch of any tensor: every element offset inside a
+ * piece then fits the kernels' 32-bit index math, the division included (it needs
+ * x < 2^31). A multiple of 64 elements, so that a piece that starts where the previous
+ * one ended keeps the alignment of the first (a 16-byte item is at most 16 elements). A
+ * limit the kernels set, not a measurement. */
 #define CL_PIECE_MAX_ELEMENTS (((int64_t)INT32_MAX / 64 - 1) * 64)
 
-/* Blocks family (CPU devices): the local memory of one gathered input per work-group,
- * and so the size of a block (less where the device's local memory does not hold three;
- * knob CLSEL_PRIV_KNOB_BLOCK_ELEMENTS). Not measured (no comparison on record). */
-#define CL_BLOCK_BYTES 16384
-
-/* Blocks family: rows of at least this many bytes are walked in pieces of one row,
- * reading everything in place (knob CLSEL_PRIV_KNOB_LONG_ROW). Not measured (no
- * comparison on record; the CPU path's own is CPU_LONG_ROW_BYTES). */
-#define CL_LONG_ROW_BYTES 4096
-
-/* Blocks family: work-items per compute unit (each a range of blocks), enough to
- * balance. Not measured. */
-#define CL_ITEMS_PER_UNIT 8
-
-/* Blocks family: loop iterations of a block element at most, across the gathers and the
- * select, where a device limits a work-item's loops (cl_context.h, max_item_loops): a
- * bound on the kernels' loops that keeps blocks within the limit, not a measurement. */
-#define CL_LOOPS_PER_ELEMENT 8
-
-/* Vectors family (GPUs): work-groups of this many items, or the largest power of two
- * below it that the device and every kernel allow. A common choice for memory-bound
- * kernels; not measured (no GPU measured yet: docs/performance_analysis.md, "The GPU kernels,
- * as the GPU compilers build them"). */
-#define CL_VECTORS_GROUP_ITEMS 256
-
-/* ---- the walk's order (host/plan/plan_blocks.c) ------------------------------------ */
-
-/* The cost model that picks the fastest level of the walk: a gather costs one wide move
- * per run plus one per this many bytes written (wide moves of 32 bytes), and a level
- * goes first only if it saves more than PLAN_ORDER_MARGIN times what the best level so
- * far saves (near-ties keep the natural order). Not measured. */
-#define PLAN_GATHER_MOVE_BYTES 32.0
-#define PLAN_ORDER_MARGIN 1.01
-
-/* ---- periodic shuffle tables (host/plan/plan_period.c) ------------------------------ */
-
-/* A table covers at most this many output bytes of one period (32 pieces of 16 bytes),
- * on both back ends: the CPU path's AVX2 gathers and the OpenCL blocks family build one
- * per gathered input per walk, so it must stay small and cheap to build. Not measured at
- * other values. */
-#define PLAN_TABLE_BYTES 512
-
-/* Runs of at least this many bytes stay runs, never shuffled: moved 16-32 bytes per
- * store, they gain nothing from a table and their loops cost little per call. Not
- * measured at this value (runs of 16-63 bytes are tabled only with a repeated dim among
- * the table's, a rule that was measured: docs/performance_analysis.md, "The low tail:
- * periodic shuffles on the CPU path"). */
-#define PLAN_TABLE_BELOW_RUN_BYTES 64
+/* Work-groups of this many items, or the largest power of two below it that the device
+ * and every kernel allow. A common choice for memory-bound kernels; not compared with
+ * others on a GPU yet (docs/performance_analysis.md). */
+#define CL_GROUP_ITEMS 256
 
 /* ---- the runtime (host/runtime/) ------------------------------------------------------
  * Its threshold for sending a run to a device at all is public, with its measurement:

@@ -15,10 +15,8 @@
 #include <string.h>
 
 #include "common/element_width.h"
-#include "common/tuning.h"
 #include "common/tuning_constants.h" /* CPU_SHUFFLE_PIECES */
 #include "cpu/cpu_gather.h"
-#include "cpu/select_cpu_avx2.h"
 
 /* Moves k bytes through registers (loads before stores, so the two may overlap). */
 #define MOVE(dst, src, k)         \
@@ -169,7 +167,7 @@ static void replicate(uint8_t *dst, size_t size, int64_t n)
  * 0 where a piece's source bytes span more than two loads' window of 32 bytes. Where
  * all the table's bytes lie in one such window, every piece reads that one (loaded
  * once per table). The source offsets are walked in order (an odometer over the
- * levels, no division per byte): a table is made for every walk of a plan, so it must
+ * levels, no division per byte): a table is made for every walk, so it must
  * cost little. */
 static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int64_t rows, int64_t step,
                          cpu_shuffle_table *t)
@@ -223,32 +221,16 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
     return 1;
 }
 
-void clsel_priv_cpu_shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t first, int64_t n,
-                                 int64_t step)
-{
-    const cpu_shuffle_table *t = &g->row;
-    const int64_t run = (int64_t)g->run_bytes;
-    for (int64_t r = first; r < n; ++r) {
-        const uint8_t *s = src + r * step;
-        uint8_t *d = dst + r * run;
-        for (int c = 0; c < t->pieces; ++c)
-            for (int j = 0; j < 16; ++j) {
-                const uint8_t low = t->order[0][c][j];
-                d[16 * c + j] = low < 16 ? s[t->from[c] + low] : s[t->from[c] + 16 + t->order[1][c][j]];
-            }
-    }
-}
-
-/* The shuffle table the plan's period allows (plan_period.c: an element repeated over a
+/* The shuffle table the input's period allows (cpu_period: an element repeated over a
  * short dim, a short row tiled, or both interleaved: 20,000 rows of [8,1] f32 against
  * [1,5] ran at 6 % of memcpy as runs of 20 bytes, each row's tile rebuilt): the most
  * levels whose every 16-byte piece comes from a 32-byte window of the source. The level
  * above them steps from one run to the next, and a table over several runs makes a
  * whole number of pieces where their windows allow. The block's levels below `inner`
- * are the plan's dims one for one (a plan has no dim of 1). */
-static int choose_shuffle(cpu_gather_walk *g, const plan_period *p)
+ * are the space's dims one for one (it has no dim of 1). */
+static int choose_shuffle(cpu_gather_walk *g, const cpu_period *p, const cpu_loops *loops)
 {
-    if (!p->most || clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) || !clsel_priv_cpu_avx2_shuffle_loop()) return 0;
+    if (!p->most || !loops->shuffle) return 0;
     int64_t runs[CLSEL_MAX_RANK + 3];
     runs[0] = (int64_t)g->w;
     for (int level = 0; level < p->most; ++level) runs[level + 1] = runs[level] * g->extent[level];
@@ -268,30 +250,31 @@ static int choose_shuffle(cpu_gather_walk *g, const plan_period *p)
     return 1;
 }
 
-void clsel_priv_cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *b, int op, size_t w, cpu_gather_walk *g)
+void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops, cpu_gather_walk *g)
 {
+    const plan_iter *it = b->it;
     g->levels = 0;
     g->w = w;
     g->split_level = -1;
-    for (int32_t d = 0; d <= b->inner && d < plan->rank; ++d) {
-        const int64_t extent = d < b->inner ? plan->dims[d] : b->split;
+    for (int32_t d = 0; d <= b->inner && d < it->rank; ++d) {
+        const int64_t extent = d < b->inner ? it->dims[d] : b->split;
         if (extent == 1) continue;
         if (d == b->inner) g->split_level = g->levels;
         g->extent[g->levels] = extent;
-        g->step[g->levels] = plan->strides[op][d] * (int64_t)w;
+        g->step[g->levels] = it->strides[op][d] * (int64_t)w;
         ++g->levels;
     }
-    /* The run and the table, as the plan describes them (the levels below `inner` are
+    /* The run and the table, as cpu_period describes them (the levels below `inner` are
      * its dims; a level that splits the dim `inner` stays out of both, since its extent
      * changes from block to block). */
-    plan_period p;
-    clsel_priv_plan_period(plan, b, op, w, 1, &p);
+    cpu_period p;
+    clsel_priv_cpu_period(b, op, w, &p);
     g->run_copies = g->levels > 0 && p.copies;
     g->run_levels = p.run_dims;
     g->run_bytes = (size_t)p.run_bytes;
     const size_t element = p.element;
     g->shuffled = 0;
-    choose_shuffle(g, &p);
+    choose_shuffle(g, &p, loops);
     /* Levels above the run that continue one another (the next one's step is this one's
      * whole extent) are one level: one call of the run loop covers both. The split
      * dim's level keeps what multiplies its per-block extent. */
@@ -314,15 +297,8 @@ void clsel_priv_cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *b,
     for (int level = g->run_levels + 1; level <= g->levels; ++level)
         g->size[level] = g->size[level - 1] * g->extent[level - 1];
     g->element = element;
-    if (g->shuffled) {
-        g->runs = clsel_priv_cpu_avx2_shuffle_loop();
-        return;
-    }
-    g->runs = pick_run_loop(g->run_copies, element, g->run_bytes);
-    if (!clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU)) { /* the processor's own loops where it has them */
-        run_loop fast = clsel_priv_cpu_avx2_run_loop(g);
-        if (fast) g->runs = fast;
-    }
+    const run_loop fast = g->shuffled ? loops->shuffle : loops->run_loop ? loops->run_loop(g) : NULL;
+    g->runs = fast ? fast : pick_run_loop(g->run_copies, element, g->run_bytes);
 }
 
 static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src, uint8_t *dst,

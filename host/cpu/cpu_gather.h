@@ -8,21 +8,14 @@
 #include <stdint.h>
 
 #include "common/tuning_constants.h"
-#include "plan/plan.h"
+#include "cpu/cpu_blocks.h"
+#include "cpu/cpu_loops.h"
 
 /* Bytes after a gather buffer's elements that clsel_priv_cpu_gather may write: its
  * loops store 16 or 32 bytes at a time, up to 31 bytes past a run's end. The buffer
  * itself is CPU_GATHER_BYTES (common/tuning_constants.h). */
 #define CPU_GATHER_SLACK 32
 
-/* How one input is gathered for the blocks of a walk: its block dims of more than one
- * index, innermost first, with the source step and destination size of one index of
- * each, and the loop that writes its runs. */
-struct cpu_gather_walk;
-/* n runs of g->run_bytes, the k-th read at src + k * step, written one after another
- * from dst; the source ends at src_end. */
-typedef void (*cpu_run_loop)(const struct cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n,
-                             int64_t step, const uint8_t *src_end);
 
 /* A periodic shuffle: the run's bytes as 16-byte pieces, each one or two 16-byte loads
  * of the source at a fixed offset from the run's start, reordered by a byte shuffle.
@@ -42,6 +35,9 @@ typedef struct cpu_shuffle_table {
     uint8_t order[2][CPU_SHUFFLE_PIECES + 1][16];
 } cpu_shuffle_table;
 
+/* How one input is gathered for the blocks of a walk: its block dims of more than one
+ * index, innermost first, with the source step and destination size of one index of
+ * each, and the loop that writes its runs (cpu_loops.h). */
 typedef struct cpu_gather_walk {
     int levels, split_level, run_levels, run_copies;
     /* the run is a periodic shuffle of levels below run_levels: tables of whole pieces
@@ -55,7 +51,7 @@ typedef struct cpu_gather_walk {
     size_t run_bytes, w;
     size_t element; /* bytes of the element a splat run repeats */
     cpu_run_loop runs;
-    /* The expanding loop's shuffles (select_cpu_avx2.c): consecutive elements, each
+    /* The expanding loop's shuffles (cpu_loops_avx2.c): consecutive elements, each
      * repeated over a short run, 16 output bytes at a time; per phase of the runs, the
      * byte order of a 16-byte piece, the source bytes to the next piece and the
      * piece's source offset from its period's start. */
@@ -65,17 +61,12 @@ typedef struct cpu_gather_walk {
     int64_t period_advance, period_reach;
 } cpu_gather_walk;
 
-/* Prepares the gather of input `op` (elements of w bytes) for the blocks of a walk. */
-void clsel_priv_cpu_gather_prepare(const clsel_plan *plan, const plan_blocks *blocks, int op, size_t w,
-                                   cpu_gather_walk *g);
+/* Prepares the gather of input `op` (elements of w bytes) for the blocks of a walk,
+ * with the run loops of `loops`. */
+void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops, cpu_gather_walk *g);
 /* The input's elements for a block whose dim `inner` has `split` indices, from src
  * (the input at the block's offset; the input ends at src_end) into dst, in block
  * order. dst has room for CPU_GATHER_SLACK bytes past them. */
 void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src, const uint8_t *src_end, uint8_t *dst);
-/* The rows [first, n) of a shuffled run, byte by byte from the tables (no load past the
- * bytes the run needs): the tail that whole-piece loads would read past src_end (called
- * by select_cpu_avx2.c's shuffle loop). */
-void clsel_priv_cpu_shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t first, int64_t n,
-                                 int64_t step);
 
 #endif

@@ -1,14 +1,7 @@
-/* cpu_walk.c - the CPU path's walk over a plan's blocks (plan/plan_blocks.c): for a
- * range of blocks, each input read where it lies, fixed, or gathered (cpu_gather.c) into
- * a small buffer kept while the next blocks read the same elements, and one call of a
- * row loop per block, or per line of blocks when nothing is gathered.
- *
- * Elements move as unsigned integers of their storage width (never through float
- * registers, so NaN payloads and -0.0 survive). The portable loops below load all three
- * values and pick by a bit mask: a ternary against memory is a conditional load that
- * compilers do not vectorize, and the mask form also vectorizes 8-byte elements with the
- * baseline x86-64 ISA, which the ternary does not (5 vs 19 GB/s). Where the processor
- * has AVX2, select_cpu_avx2.c's loops run instead. */
+/* cpu_walk.c - the CPU path's walk over one iteration space's blocks (cpu_blocks.c): each
+ * input read where it lies, fixed, or gathered (cpu_gather.c) into a small buffer kept
+ * while the next blocks read the same elements, and one call of a row loop
+ * (cpu_loops.h) per block, or per line of blocks when nothing is gathered. */
 #include <stdint.h>
 #include <string.h>
 
@@ -16,56 +9,9 @@
 #include "common/tuning.h"
 #include "common/tuning_constants.h" /* CPU_BLOCK_BYTES, CPU_LONG_ROW_BYTES, CPU_GATHER_BYTES, ... */
 #include "cpu/cpu_gather.h"
-#include "cpu/cpu_rows.h"
 #include "cpu/cpu_walk.h"
-#include "cpu/select_cpu_avx2.h"
-#include "plan/plan.h"
 
-/* CV, TV, EV: 1 when cond / then / else advance, 0 when they stay put. */
-#define CLSEL_ROW_FN(T, CV, TV, EV)                                                                 \
-    static inline void one_row_##T##_##CV##TV##EV(int64_t n, const uint8_t *cond, const T *t, const T *e, T *o) \
-    {                                                                                               \
-        for (int64_t i = 0; i < n; ++i) {                                                           \
-            const T take_then = (T)0 - (T)(cond[CV ? i : 0] != 0);                                  \
-            o[i] = (t[TV ? i : 0] & take_then) | (e[EV ? i : 0] & (T)~take_then);                   \
-        }                                                                                           \
-    }                                                                                               \
-    static void row_##T##_##CV##TV##EV(const cpu_rows *r)                                           \
-    {                                                                                               \
-        const uint8_t *c = r->cond, *t = r->then_data, *e = r->else_data;                           \
-        uint8_t *o = r->out;                                                                        \
-        for (int64_t k = 0; k < r->count; ++k) {                                                    \
-            one_row_##T##_##CV##TV##EV(r->n, c, (const T *)t, (const T *)e, (T *)o);               \
-            c += r->step[0], t += r->step[1], e += r->step[2], o += r->step[3];                     \
-        }                                                                                           \
-    }
-
-#define CLSEL_ROW_FNS(T)          \
-    CLSEL_ROW_FN(T, 0, 0, 0)      \
-    CLSEL_ROW_FN(T, 0, 0, 1)      \
-    CLSEL_ROW_FN(T, 0, 1, 0)      \
-    CLSEL_ROW_FN(T, 0, 1, 1)      \
-    CLSEL_ROW_FN(T, 1, 0, 0)      \
-    CLSEL_ROW_FN(T, 1, 0, 1)      \
-    CLSEL_ROW_FN(T, 1, 1, 0)      \
-    CLSEL_ROW_FN(T, 1, 1, 1)
-
-CLSEL_ROW_FNS(uint8_t)
-CLSEL_ROW_FNS(uint16_t)
-CLSEL_ROW_FNS(uint32_t)
-CLSEL_ROW_FNS(uint64_t)
-
-#define CLSEL_ROW_ENTRIES(T)                                                                 \
-    {row_##T##_000, row_##T##_001, row_##T##_010, row_##T##_011, row_##T##_100, row_##T##_101, \
-     row_##T##_110, row_##T##_111}
-
-/* [log2(element size)][clsel_priv_plan_variant(cond, then, else advance)] */
-static const cpu_row_fn row_table[4][PLAN_VARIANTS] = {CLSEL_ROW_ENTRIES(uint8_t), CLSEL_ROW_ENTRIES(uint16_t),
-                                                   CLSEL_ROW_ENTRIES(uint32_t), CLSEL_ROW_ENTRIES(uint64_t)};
-
-static int64_t block_target(const clsel_plan *plan) { return CPU_BLOCK_BYTES / (int64_t)plan->elem_size; }
-
-static int64_t input_width(const clsel_plan *plan, int op) { return op == PLAN_COND ? 1 : (int64_t)plan->elem_size; }
+static int64_t input_width(const cpu_walk *walk, int op) { return op == PLAN_COND ? 1 : (int64_t)walk->blocks.w; }
 
 /* Which periodic inputs are read a period at a time: those whose period is a row the
  * row loop takes in one go (long_row elements or more). Re-expanding such a period for
@@ -82,9 +28,9 @@ static void choose_period_rows(cpu_walk *walk, int64_t long_row)
  * block when it is gathered, none otherwise. */
 static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
 {
-    const plan_blocks *b = &walk->blocks;
-    if (b->access[op] != PLAN_ACCESS_PATTERN) return 0;
-    return (walk->period_rows[op] ? b->inner_elements : b->elements) * input_width(walk->plan, op);
+    const cpu_blocks *b = &walk->blocks;
+    if (b->access[op] != CPU_ACCESS_PATTERN) return 0;
+    return (walk->period_rows[op] ? b->inner_elements : b->elements) * input_width(walk, op);
 }
 
 /* Bytes of gather buffer a full block takes, and of one element of every gathered
@@ -94,58 +40,61 @@ static int64_t gathered_bytes(const cpu_walk *walk, int64_t *per_element)
     int64_t bytes = 0;
     *per_element = 0;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        if (walk->blocks.access[op] == PLAN_ACCESS_PATTERN) {
+        if (walk->blocks.access[op] == CPU_ACCESS_PATTERN) {
             bytes += gathered_input_bytes(walk, op);
-            *per_element += input_width(walk->plan, op);
+            *per_element += input_width(walk, op);
         }
     return bytes;
 }
 
-int clsel_priv_cpu_tiles_rows(const clsel_plan *plan)
+/* Whether long rows are walked chunk by chunk over several rows, so that an input they
+ * all read is still cached for the next row: when some input's row comes round again
+ * only after more than CPU_TILE_MIN_REUSE_BYTES of traffic (rows too long to stay
+ * cached otherwise), counting the rows walked in between (the dims below its first
+ * broadcast dim above the row). */
+static int tiles_rows(const plan_iter *it, size_t w)
 {
-    const int64_t chunk = CPU_TILE_BYTES / (int64_t)plan->elem_size;
-    if (plan->rank < 2 || plan->dims[0] < 2 * chunk) return 0;
-    const uint64_t row_bytes = clsel_priv_plan_row_bytes(plan);
+    if (it->rank < 2 || it->dims[0] < 2 * (CPU_TILE_BYTES / (int64_t)w)) return 0;
+    uint64_t row_bytes = (uint64_t)it->dims[0] * w; /* the output's, and each advancing input's */
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        if (clsel_priv_plan_row_reuse(plan, op) * row_bytes > CPU_TILE_MIN_REUSE_BYTES) return 1;
+        if (it->strides[op][0] != 0) row_bytes += (uint64_t)it->dims[0] * (op == PLAN_COND ? 1 : w);
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+        uint64_t rows = 1;
+        for (int32_t d = 1; d < it->rank && it->strides[op][0] != 0; rows *= (uint64_t)it->dims[d], ++d)
+            if (it->strides[op][d] == 0) {
+                if (rows * row_bytes > CPU_TILE_MIN_REUSE_BYTES) return 1;
+                break;
+            }
+    }
     return 0;
 }
 
-void clsel_priv_cpu_walk_make(const clsel_plan *plan, const void *cond, const void *then_data, const void *else_data,
-                   void *out, cpu_walk *walk)
+void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const cpu_loops *loops, cpu_walk *walk)
 {
-    walk->plan = plan;
+    walk->loops = loops;
     const int64_t forced_row = clsel_priv_knob_get(CLSEL_PRIV_KNOB_LONG_ROW),
                   forced_block = clsel_priv_knob_get(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS);
-    const int64_t long_row = forced_row > 0 ? forced_row : CPU_LONG_ROW_BYTES / (int64_t)plan->elem_size;
-    const int tiles = clsel_priv_cpu_tiles_rows(plan);
-    int64_t target = plan->rank && plan->dims[0] >= long_row && !tiles ? CPU_ROW_PIECE_BYTES / (int64_t)plan->elem_size
-                                 : tiles                                 ? CPU_TILE_BYTES / (int64_t)plan->elem_size
-                                                                         : block_target(plan);
+    const int64_t long_row = forced_row > 0 ? forced_row : CPU_LONG_ROW_BYTES / (int64_t)w;
+    const int tiles = tiles_rows(it, w);
+    int64_t target = (it->rank && it->dims[0] >= long_row && !tiles ? CPU_ROW_PIECE_BYTES
+                      : tiles                                        ? CPU_TILE_BYTES
+                                                                     : CPU_BLOCK_BYTES) /
+                     (int64_t)w;
     if (forced_block > 0) target = forced_block;
-    clsel_priv_plan_blocks_make(plan, target, long_row, &walk->blocks);
+    clsel_priv_cpu_blocks_make(it, w, target, long_row, &walk->blocks);
     choose_period_rows(walk, long_row);
     /* Smaller blocks gather no input that larger ones did not (a run or a fixed input
      * stays one), so one remake fits the buffer. */
     int64_t per_element;
     if (gathered_bytes(walk, &per_element) > CPU_GATHER_BYTES) {
-        clsel_priv_plan_blocks_make(plan, CPU_GATHER_BYTES / per_element, long_row, &walk->blocks);
+        clsel_priv_cpu_blocks_make(it, w, CPU_GATHER_BYTES / per_element, long_row, &walk->blocks);
         choose_period_rows(walk, long_row);
     }
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
     walk->by_chunk = tiles && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
-    walk->stream = (uint64_t)plan->out_count * plan->elem_size >= CPU_STREAM_MIN_BYTES;
+    walk->stream = stream;
     walk->gathers = 0;
-    for (int op = 0; op < 3; ++op) walk->gathers |= walk->blocks.access[op] == PLAN_ACCESS_PATTERN;
-    walk->cond = cond;
-    walk->then_data = then_data;
-    walk->else_data = else_data;
-    walk->out = out;
-}
-
-int64_t clsel_priv_cpu_walk_units(const cpu_walk *walk)
-{
-    return walk->by_chunk ? walk->blocks.count / walk->blocks.extent[0] : walk->blocks.count;
+    for (int op = 0; op < 3; ++op) walk->gathers |= walk->blocks.access[op] == CPU_ACCESS_PATTERN;
 }
 
 /* A gathered input: which block elements the buffer holds (valid while offset and
@@ -159,6 +108,7 @@ typedef struct block_job {
     const cpu_walk *walk;
     const cpu_row_fn *fns; /* the PLAN_VARIANTS loops of the element width */
     const uint8_t *base[3], *end[3];
+    uint8_t *out;
     size_t w[3];
     gathered buf[3];
     cpu_gather_walk gather[3];
@@ -166,12 +116,12 @@ typedef struct block_job {
 } block_job;
 
 /* Where input `op` is read for the block, and whether it advances. */
-static const uint8_t *source(block_job *job, const plan_block *at, int op, int *advances)
+static const uint8_t *source(block_job *job, const cpu_block *at, int op, int *advances)
 {
     const cpu_walk *walk = job->walk;
     const uint8_t *at_offset = job->base[op] + at->offset[op] * (int64_t)job->w[op];
-    *advances = walk->blocks.access[op] != PLAN_ACCESS_FIXED;
-    if (walk->blocks.access[op] != PLAN_ACCESS_PATTERN) return at_offset;
+    *advances = walk->blocks.access[op] != CPU_ACCESS_FIXED;
+    if (walk->blocks.access[op] != CPU_ACCESS_PATTERN) return at_offset;
     gathered *g = &job->buf[op];
     const int64_t split = walk->period_rows[op] ? 1 : at->split;
     if (g->offset != at->offset[op] || g->split < split) {
@@ -184,27 +134,27 @@ static const uint8_t *source(block_job *job, const plan_block *at, int op, int *
 
 /* A block as `split` rows of its inner elements, when some input is read a period at a
  * time: that input steps 0 from row to row, a fixed one 0, every other one a row. */
-static void set_period_rows(const block_job *job, const plan_block *at, cpu_rows *rows)
+static void set_period_rows(const block_job *job, const cpu_block *at, cpu_rows *rows)
 {
     const cpu_walk *walk = job->walk;
     const int64_t n = walk->blocks.inner_elements;
     rows->n = n;
     rows->count = at->split;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        rows->step[op] = walk->blocks.access[op] == PLAN_ACCESS_FIXED || walk->period_rows[op] ? 0
+        rows->step[op] = walk->blocks.access[op] == CPU_ACCESS_FIXED || walk->period_rows[op] ? 0
                                                                                              : n * (int64_t)job->w[op];
     rows->step[PLAN_OUT] = n * (int64_t)job->w[PLAN_THEN];
 }
 
 /* One block: its gathered inputs made ready, then one call of the loop. */
-static void run_block(block_job *job, const plan_block *at)
+static void run_block(block_job *job, const cpu_block *at)
 {
     const cpu_walk *walk = job->walk;
     cpu_rows rows = {walk->blocks.inner_elements * at->split, 1, job->base[PLAN_COND] + at->offset[PLAN_COND],
-                     NULL, NULL, walk->out + at->offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
+                     NULL, NULL, job->out + at->offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
     int adv[3] = {0, 0, 0};
     if (job->period_rows) set_period_rows(job, at, &rows);
-    if (walk->blocks.access[PLAN_COND] == PLAN_ACCESS_FIXED) {
+    if (walk->blocks.access[PLAN_COND] == CPU_ACCESS_FIXED) {
         /* One choice for the whole block: only the chosen input is read (and gathered). */
         const int op = *rows.cond ? PLAN_THEN : PLAN_ELSE;
         rows.then_data = rows.else_data = source(job, at, op, &adv[1]);
@@ -223,12 +173,12 @@ static void run_block(block_job *job, const plan_block *at)
 static void run_lines(block_job *job, int64_t first, int64_t last)
 {
     const cpu_walk *walk = job->walk;
-    const plan_blocks *b = &walk->blocks;
+    const cpu_blocks *b = &walk->blocks;
     int adv[3];
-    for (int op = 0; op < 3; ++op) adv[op] = b->access[op] != PLAN_ACCESS_FIXED;
+    for (int op = 0; op < 3; ++op) adv[op] = b->access[op] != CPU_ACCESS_FIXED;
     const cpu_row_fn fn = job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])];
-    plan_block at;
-    clsel_priv_plan_block_at(b, first, &at);
+    cpu_block at;
+    clsel_priv_cpu_block_at(b, first, &at);
     for (int64_t i = first; i < last;) {
         int64_t count = b->levels ? b->extent[0] - at.coord[0] : 1;
         if (count > last - i) count = last - i;
@@ -237,56 +187,52 @@ static void run_lines(block_job *job, int64_t first, int64_t last)
         cpu_rows rows = {b->inner_elements * at.split, count, job->base[PLAN_COND] + at.offset[PLAN_COND],
                          job->base[PLAN_THEN] + at.offset[PLAN_THEN] * (int64_t)job->w[PLAN_THEN],
                          job->base[PLAN_ELSE] + at.offset[PLAN_ELSE] * (int64_t)job->w[PLAN_ELSE],
-                         walk->out + at.offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
+                         job->out + at.offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
         for (int t = 0; t < PLAN_OPERANDS; ++t) rows.step[t] = b->step[t][0] * (int64_t)(t ? job->w[PLAN_THEN] : 1);
         fn(&rows);
-        if ((i += count) < last) clsel_priv_plan_block_skip(b, &at, count);
+        if ((i += count) < last) clsel_priv_cpu_block_skip(b, &at, count);
     }
 }
 
-void clsel_priv_cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last)
+void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
 {
-    const clsel_plan *plan = walk->plan;
-    const plan_blocks *b = &walk->blocks;
+    const cpu_blocks *b = &walk->blocks;
     /* Each gathered input's part starts on a cache line and has CPU_GATHER_SLACK bytes of room. */
     _Alignas(64) uint8_t buffers[CPU_GATHER_BYTES + 3 * (CPU_GATHER_SLACK + 64)];
     size_t used = 0;
-    const cpu_row_fn(*avx2)[PLAN_VARIANTS] =
-        clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) ? NULL : clsel_priv_cpu_avx2_rows(walk->stream);
-    const int wi = clsel_priv_width_index(plan->elem_size);
     block_job job;
     job.walk = walk;
     job.period_rows = walk->period_rows[0] | walk->period_rows[1] | walk->period_rows[2];
-    job.fns = avx2 ? avx2[wi] : row_table[wi];
-    job.base[PLAN_COND] = walk->cond;
-    job.base[PLAN_THEN] = walk->then_data;
-    job.base[PLAN_ELSE] = walk->else_data;
+    job.fns = walk->loops->rows[walk->stream][clsel_priv_width_index(b->w)];
+    job.out = t->out;
     for (int op = 0; op < 3; ++op) {
-        job.w[op] = (size_t)input_width(plan, op);
+        job.base[op] = t->in[op];
+        job.end[op] = t->end[op];
+        job.w[op] = (size_t)input_width(walk, op);
         job.buf[op] = (gathered){buffers + used, -1, 0};
-        if (b->access[op] == PLAN_ACCESS_PATTERN)
+        if (b->access[op] == CPU_ACCESS_PATTERN) {
             used += ((size_t)gathered_input_bytes(walk, op) + CPU_GATHER_SLACK + 63) / 64 * 64;
-        job.end[op] = job.base[op] + plan->in_count[op] * (int64_t)job.w[op];
-        if (b->access[op] == PLAN_ACCESS_PATTERN) clsel_priv_cpu_gather_prepare(plan, b, op, job.w[op], &job.gather[op]);
+            clsel_priv_cpu_gather_prepare(b, op, job.w[op], walk->loops, &job.gather[op]);
+        }
     }
-    plan_block at;
+    cpu_block at;
     if (walk->by_chunk) {
-        /* Chunk x of every row in the range, then chunk x + 1: a re-read input's chunk
-         * is still cached when the next row reads it. */
+        /* Chunk x of every row, then chunk x + 1: a re-read input's chunk is still
+         * cached when the next row reads it. */
         for (int64_t x = 0; x < b->extent[0]; ++x)
-            for (int64_t line = first; line < last; ++line) {
-                clsel_priv_plan_block_at(b, line * b->extent[0] + x, &at);
+            for (int64_t line = 0; line < b->count / b->extent[0]; ++line) {
+                clsel_priv_cpu_block_at(b, line * b->extent[0] + x, &at);
                 run_block(&job, &at);
             }
     } else if (!walk->gathers) {
-        run_lines(&job, first, last);
-    } else if (first < last) {
-        clsel_priv_plan_block_at(b, first, &at);
-        for (int64_t i = first;;) {
+        run_lines(&job, 0, b->count);
+    } else {
+        clsel_priv_cpu_block_at(b, 0, &at);
+        for (int64_t i = 0;;) {
             run_block(&job, &at);
-            if (++i == last) break;
-            clsel_priv_plan_block_next(b, &at);
+            if (++i == b->count) break;
+            clsel_priv_cpu_block_next(b, &at);
         }
     }
-    if (walk->stream && avx2) clsel_priv_cpu_stream_fence();
+    if (walk->stream) walk->loops->fence();
 }

@@ -1,35 +1,35 @@
-/* cpu_walk.h - the CPU path's walk over a plan (cpu_walk.c): its blocks, the tensors,
- * and how a range of work units maps to blocks, so that cpu_parallel.c can share the
- * units out over threads. */
+/* cpu_walk.h - the CPU path's walk over one iteration space (cpu_walk.c): its blocks,
+ * gathered inputs and row loops, on the calling thread. cpu_run.c splits a run into
+ * boxes (plan_iter.h) and walks each. */
 #ifndef CLSEL_HOST_CPU_WALK_H
 #define CLSEL_HOST_CPU_WALK_H
 
 #include <stdint.h>
 
-#include "plan/plan.h"
+#include "cpu/cpu_blocks.h"
+#include "cpu/cpu_loops.h"
+
+/* Where a run's tensors are: element 0 of each (the spaces' offsets count from there),
+ * and for each input the end of what may be read (whole-window loads stop before it). */
+typedef struct cpu_tensors {
+    const uint8_t *in[3];
+    const uint8_t *end[3];
+    uint8_t *out;
+} cpu_tensors;
 
 typedef struct cpu_walk {
-    const clsel_plan *plan;
-    plan_blocks blocks;
-    int by_chunk; /* units are lines along dim 0, walked chunk by chunk (clsel_priv_cpu_tiles_rows) */
+    const cpu_loops *loops;
+    cpu_blocks blocks;
+    int by_chunk; /* long rows walked chunk by chunk over several rows (cpu_walk.c, tiles_rows) */
     int stream;   /* non-temporal stores for the output */
     int gathers;  /* some input is a pattern: gathered block by block */
-    /* Per input: a periodic pattern (plan_blocks) whose period is a long row: one period
+    /* Per input: a periodic pattern (cpu_blocks) whose period is a long row: one period
      * is gathered and each block runs as `split` rows that all read it. */
     int period_rows[3];
-    const uint8_t *cond, *then_data, *else_data;
-    uint8_t *out;
 } cpu_walk;
 
-/* Whether the walk goes chunk by chunk over several long rows, so that an input they
- * all read is still in the cache for the next row (rows too long to stay cached). */
-int clsel_priv_cpu_tiles_rows(const clsel_plan *plan);
-void clsel_priv_cpu_walk_make(const clsel_plan *plan, const void *cond, const void *then_data, const void *else_data,
-                              void *out, cpu_walk *walk);
-/* Work units of the walk (blocks, or rows when by_chunk); pieces of a split over
- * threads are ranges of them. */
-int64_t clsel_priv_cpu_walk_units(const cpu_walk *walk);
-/* Units [first, last) on this thread. */
-void clsel_priv_cpu_walk_run(const cpu_walk *walk, int64_t first, int64_t last);
+/* The walk of space `it` (elements of w bytes; count > 0). */
+void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const cpu_loops *loops, cpu_walk *walk);
+void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t);
 
 #endif

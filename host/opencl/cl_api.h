@@ -9,9 +9,11 @@
 
 /* X(return type, name, parameter list, argument list, how a failure is reported):
  * CODE returns a cl_int; BUILD is clBuildProgram (fails as a build failure); OBJECT
- * returns a handle and reports through errcode_ret; NEVER (retain and release) is never
- * made to fail by the tests' fault-injection library (tests/opencl/cl_fault_shim.c), which
- * wraps every entry point of this table. */
+ * returns a handle and reports through errcode_ret; NEVER (retain and release, and the
+ * completion of a user event the library holds its own native kernel on: a failure
+ * there leaves nothing for any caller to do) is never made to fail by the tests'
+ * fault-injection library (tests/opencl/cl_fault_shim.c), which wraps every entry point
+ * of this table. */
 #define CLSEL_CL_FUNCTIONS(X)                                                                   \
     X(cl_int, clGetPlatformIDs, (cl_uint n, cl_platform_id * p, cl_uint * np), (n, p, np), CODE) \
     X(cl_int, clGetPlatformInfo, (cl_platform_id p, cl_platform_info i, size_t n, void *v, size_t *r), \
@@ -69,6 +71,12 @@
       (cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *off, const size_t *gws,     \
        const size_t *lws, cl_uint nw, const cl_event *w, cl_event *e),                         \
       (q, k, dim, off, gws, lws, nw, w, e), CODE)                                               \
+    X(cl_int, clEnqueueNativeKernel,                                                           \
+      (cl_command_queue q, void(CL_CALLBACK * f)(void *), void *a, size_t n, cl_uint nm, const cl_mem *m,   \
+       const void **l, cl_uint nw, const cl_event *w, cl_event *e),                             \
+      (q, f, a, n, nm, m, l, nw, w, e), CODE)                                                    \
+    X(cl_event, clCreateUserEvent, (cl_context c, cl_int * errcode_ret), (c, errcode_ret), OBJECT) \
+    X(cl_int, clSetUserEventStatus, (cl_event e, cl_int s), (e, s), NEVER)                     \
     X(cl_int, clEnqueueMarkerWithWaitList,                                                     \
       (cl_command_queue q, cl_uint nw, const cl_event *w, cl_event *e), (q, nw, w, e), CODE)   \
     X(void *, clEnqueueMapBuffer,                                                              \

@@ -1,7 +1,7 @@
-/* cl_context.c - clsel_cl_context: retains the caller's context and device; the program
- * of an element width and form is built (or loaded from the disk cache, cl_cache.c) with
- * its kernels when a run first needs it, so that a context costs no compile until then
- * and a process compiles only the widths it uses. */
+/* cl_context.c - clsel_cl_context: retains the caller's context and device and chooses
+ * how runs compute there; the program of an element width and form is built (or loaded
+ * from the disk cache, cl_cache.c) with its kernels when a run first needs it, so that a
+ * context costs no compile until then and a process compiles only the widths it uses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,30 +9,26 @@
 #include "common/alloc.h"
 #include "common/element_width.h"
 #include "common/error.h"
-#include "common/tuning_constants.h" /* CL_VECTORS_GROUP_ITEMS */
+#include "common/tuning_constants.h" /* CL_GROUP_ITEMS */
 #include "opencl/cl_cache.h"
 #include "opencl/cl_context.h"
 
 static _Thread_local char failed_build_log[16384];
 
-/* The family a device gets: blocks on CPU devices, whose compilers turn a work-item's
- * loops into vector loops; vectors elsewhere. CLSEL_CL_GEOMETRY=blocks|vectors
- * overrides (to measure one family on the other's device, or test both on one). */
-static clsel_cl_family family_for(cl_device_type type)
+/* A CPU device that runs native kernels (PoCL) computes on the same cores as the CPU
+ * path, which moves each byte once with the processor's widest loads and stores and
+ * needs no compiler: there clsel_cl_enqueue runs the CPU path in the queue (cl_native.c).
+ * Only a device that is a CPU and nothing else: Oclgrind, a simulator that checks every
+ * access of the kernels, calls itself a CPU, a GPU and an accelerator at once and runs
+ * native kernels too, and must run the kernels. Elsewhere, and where CLSEL_CL_NATIVE=0
+ * (or off) says so, the OpenCL kernels run. */
+static clsel_cl_path path_for(cl_device_type type, cl_device_exec_capabilities capabilities)
 {
-    const char *forced = getenv("CLSEL_CL_GEOMETRY");
-    if (forced && strcmp(forced, "blocks") == 0) return CLSEL_CL_FAMILY_BLOCKS;
-    if (forced && strcmp(forced, "vectors") == 0) return CLSEL_CL_FAMILY_VECTORS;
-    return (type & CL_DEVICE_TYPE_CPU) ? CLSEL_CL_FAMILY_BLOCKS : CLSEL_CL_FAMILY_VECTORS;
+    const char *native = getenv("CLSEL_CL_NATIVE");
+    const int refused = native && (strcmp(native, "0") == 0 || strcmp(native, "off") == 0);
+    const int cpu_only = (type & ~(cl_device_type)CL_DEVICE_TYPE_DEFAULT) == CL_DEVICE_TYPE_CPU;
+    return cpu_only && (capabilities & CL_EXEC_NATIVE_KERNEL) && !refused ? CLSEL_CL_PATH_NATIVE : CLSEL_CL_PATH_KERNELS;
 }
-
-/* Devices whose kernels need a limit of their own, by the start of their name. */
-static const struct device_quirk {
-    const char *name_prefix;
-    cl_uint max_item_loops;
-} device_quirks[] = {
-    {"llvmpipe", 65535}, /* Mesa's software rasterizer, as rusticl exposes it */
-};
 
 static clsel_status check_device_in_context(const clsel_cl_api *cl, cl_context context,
                                             cl_device_id device)
@@ -70,8 +66,9 @@ static clsel_status query_device(clsel_cl_context *ctx)
     if (err == CL_SUCCESS)
         err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units,
                                   &ctx->compute_units, NULL);
+    cl_device_exec_capabilities capabilities = 0;
     if (err == CL_SUCCESS)
-        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof ctx->local_mem, &ctx->local_mem,
+        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof capabilities, &capabilities,
                                   NULL);
     if (err == CL_SUCCESS)
         ctx->host_memory_known = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY,
@@ -85,10 +82,7 @@ static clsel_status query_device(clsel_cl_context *ctx)
         CL_SUCCESS)
         align_bits = 0; /* unknown: no buffer counts as aligned */
     ctx->base_align = align_bits / 8;
-    for (size_t i = 0; i < sizeof device_quirks / sizeof device_quirks[0]; ++i)
-        if (strncmp(ctx->device_name, device_quirks[i].name_prefix, strlen(device_quirks[i].name_prefix)) == 0)
-            ctx->max_item_loops = device_quirks[i].max_item_loops;
-    ctx->family = family_for(ctx->device_type);
+    ctx->path = path_for(ctx->device_type, capabilities);
     return CLSEL_SUCCESS;
 }
 
@@ -120,10 +114,10 @@ static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size,
 {
     const clsel_cl_api *cl = ctx->cl;
     char options[64];
-    clsel_priv_cl_program_options(ctx->family, elem_size, form, options, sizeof options);
+    clsel_priv_cl_program_options(elem_size, form, options, sizeof options);
     const char *source = NULL;
     size_t length = 0;
-    clsel_priv_cl_program_source(ctx->family, &source, &length);
+    clsel_priv_cl_program_source(&source, &length);
     /* A binary from an earlier process (docs/performance.md, "First call"). */
     cl_cache_entry entry;
     clsel_priv_cl_cache_entry(ctx, source, length, options, &entry);
@@ -156,16 +150,15 @@ static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size,
 static clsel_status create_kernels(const clsel_cl_context *ctx, size_t elem_size, kernel_program *wp)
 {
     const clsel_cl_api *cl = ctx->cl;
-    /* The vectors family runs work-groups of CL_VECTORS_GROUP_ITEMS items, or the largest
-     * power of two the device and every kernel allow; the blocks family runs one item per
-     * group. */
-    wp->work_group_size = CL_VECTORS_GROUP_ITEMS;
+    /* Work-groups of CL_GROUP_ITEMS items, or the largest power of two the device and
+     * every kernel allow. */
+    wp->work_group_size = CL_GROUP_ITEMS;
     while (wp->work_group_size > ctx->max_work_group_size && wp->work_group_size > 1) wp->work_group_size /= 2;
-    for (int k = 0; k < clsel_priv_cl_family_kernels(ctx->family); ++k) {
+    for (int k = 0; k < KERNELS_MAX; ++k) {
         kernel_slot *slot = &wp->kernels[k];
         char name[64];
         cl_int err = CL_SUCCESS;
-        clsel_priv_cl_kernel_name(ctx->family, elem_size, k, name, sizeof name);
+        clsel_priv_cl_kernel_name(elem_size, k, name, sizeof name);
         slot->kernel = cl->clCreateKernel(wp->program, name, &err);
         if (!slot->kernel || err != CL_SUCCESS) {
             slot->kernel = NULL;
@@ -203,7 +196,6 @@ clsel_status clsel_priv_cl_context_program(clsel_cl_context *ctx, size_t elem_si
 {
     const int w = clsel_priv_width_index(elem_size);
     if (w < 0) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "no kernels for elements of %zu bytes", elem_size);
-    if ((int)form >= clsel_priv_cl_family_forms(ctx->family)) form = PROGRAM_ANY;
     kernel_program *kp = &ctx->programs[w][form];
     *out = kp;
     /* Every enqueue asks: once built, an acquire load answers without the lock (the
@@ -230,7 +222,7 @@ clsel_status clsel_cl_context_prepare(clsel_cl_context *ctx, clsel_dtype dtype)
     if (size == 0)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_context_prepare: unknown dtype %d", (int)dtype);
     clsel_status st = CLSEL_SUCCESS;
-    for (int form = 0; form < clsel_priv_cl_family_forms(ctx->family) && st == CLSEL_SUCCESS; ++form) {
+    for (int form = 0; form < PROGRAM_FORMS && st == CLSEL_SUCCESS && ctx->path == CLSEL_CL_PATH_KERNELS; ++form) {
         const kernel_program *kp = NULL;
         st = clsel_priv_cl_context_program(ctx, size, (program_form)form, &kp);
     }
@@ -321,10 +313,7 @@ const char *clsel_cl_build_log(const clsel_cl_context *ctx)
 
 const char *clsel_cl_device_name(const clsel_cl_context *ctx) { return ctx ? ctx->device_name : ""; }
 
-clsel_cl_family clsel_cl_context_family(const clsel_cl_context *ctx)
-{
-    return ctx ? ctx->family : CLSEL_CL_FAMILY_BLOCKS;
-}
+clsel_cl_path clsel_cl_context_path(const clsel_cl_context *ctx) { return ctx ? ctx->path : CLSEL_CL_PATH_KERNELS; }
 
 int clsel_cl_program_cached(const clsel_cl_context *ctx)
 {

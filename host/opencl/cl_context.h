@@ -1,6 +1,6 @@
-/* cl_context.h - the clsel_cl_context: a retained context and device and, per element
- * width and program form, a program built on first use with one locked kernel object
- * per variant. */
+/* cl_context.h - the clsel_cl_context: a retained context and device, how it runs
+ * (native kernels or OpenCL kernels) and, per element width and program form, a program
+ * built on first use with one locked kernel object per variant. */
 #ifndef CLSEL_HOST_CL_CONTEXT_H
 #define CLSEL_HOST_CL_CONTEXT_H
 
@@ -25,7 +25,7 @@ typedef struct kernel_program {
                                (`built` is also read without it: see cl_context.c) */
     cl_program program;
     kernel_slot kernels[KERNELS_MAX];
-    size_t work_group_size; /* the vectors family's work-group size (<= 256) */
+    size_t work_group_size; /* the kernels' work-group size (<= CL_GROUP_ITEMS) */
     char *build_log;
     _Atomic int built; /* program and kernels are ready (set last, with release order) */
     int cached; /* the program came from the disk cache (cl_cache.c) */
@@ -39,23 +39,17 @@ struct clsel_cl_context {
     cl_device_type device_type;
     cl_ulong max_alloc;
     cl_ulong global_mem;
-    cl_ulong local_mem;
     size_t max_work_group_size; /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_uint compute_units;
     cl_bool host_unified; /* CL_DEVICE_HOST_UNIFIED_MEMORY: the device works in host memory */
     int host_memory_known; /* the device answered that query (else host_unified is false) */
     cl_uint base_align; /* bytes every buffer's first byte is aligned to (CL_DEVICE_MEM_BASE_ADDR_ALIGN) */
-    /* 0, or the most loop iterations one work-item may run: Mesa's llvmpipe (rusticl)
-     * ends every loop of a work-item silently once all of them together have run 65535
-     * times (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS), so its launches keep each
-     * work-item's work below that (cl_enqueue.c). */
-    cl_uint max_item_loops;
-    clsel_cl_family family;
+    clsel_cl_path path; /* native kernels (the CPU path) or the OpenCL kernels (cl_context.c) */
     int locks_ready; /* how many of the programs' locks are initialized (cl_context.c, lock_at) */
     kernel_program programs[ELEMENT_WIDTHS][PROGRAM_FORMS];
 };
 
-/* The program and kernels of the context's family for elements of `elem_size` bytes in
+/* The program and kernels for elements of `elem_size` bytes in
  * `form`, built (or loaded from the disk cache) if this is their first use in `ctx`:
  * CLSEL_ERROR_BUILD with the log in clsel_cl_build_log(NULL) when the source does not
  * build. Safe from any thread. */

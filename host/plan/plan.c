@@ -1,5 +1,5 @@
-/* plan.c - plan creation: validation, per-operand strides, dimension collapsing, and
- * the plan queries. */
+/* plan.c - plan creation: validation, per-tensor strides, dimension collapsing into the
+ * iteration space, and the plan queries. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +34,8 @@ static void full_strides(const clsel_plan *plan, const plan_layout *layout,
     }
 }
 
-/* Drops size-1 dims and merges neighbours that are contiguous for every operand, then
- * stores the result innermost first. Only called for a non-empty output. */
+/* Drops size-1 dims and merges neighbours that are contiguous for every tensor, then
+ * stores the result innermost first as the plan's iteration space. */
 static void collapse(clsel_plan *plan, int64_t strides[PLAN_OPERANDS][CLSEL_MAX_RANK])
 {
     int64_t dims[CLSEL_MAX_RANK], str[PLAN_OPERANDS][CLSEL_MAX_RANK];
@@ -46,19 +46,16 @@ static void collapse(clsel_plan *plan, int64_t strides[PLAN_OPERANDS][CLSEL_MAX_
         int mergeable = n > 0;
         for (int op = 0; op < PLAN_OPERANDS && mergeable; ++op)
             mergeable = str[op][n - 1] == strides[op][d] * size;
-        if (mergeable) {
-            dims[n - 1] *= size;
-            for (int op = 0; op < PLAN_OPERANDS; ++op) str[op][n - 1] = strides[op][d];
-        } else {
-            dims[n] = size;
-            for (int op = 0; op < PLAN_OPERANDS; ++op) str[op][n] = strides[op][d];
-            ++n;
-        }
+        if (mergeable) dims[n - 1] *= size;
+        else dims[n++] = size;
+        for (int op = 0; op < PLAN_OPERANDS; ++op) str[op][n - 1] = strides[op][d];
     }
-    plan->rank = n;
-    for (int32_t i = 0; i < n; ++i) {
-        plan->dims[i] = dims[n - 1 - i];
-        for (int op = 0; op < PLAN_OPERANDS; ++op) plan->strides[op][i] = str[op][n - 1 - i];
+    plan_iter *it = &plan->iter;
+    it->rank = n;
+    it->count = plan->out_count;
+    for (int32_t i = 0; i < CLSEL_MAX_RANK; ++i) {
+        it->dims[i] = i < n ? dims[n - 1 - i] : 1;
+        for (int op = 0; op < PLAN_OPERANDS; ++op) it->strides[op][i] = i < n ? str[op][n - 1 - i] : 0;
     }
 }
 
@@ -94,11 +91,9 @@ clsel_status clsel_plan_create(clsel_dtype dtype, const clsel_shape *cond,
     for (int op = 0; op < 3; ++op) p->in_count[op] = clsel_priv_plan_shape_count(&p->in_shape[op]);
     p->out_shape = layout.out;
     p->out_count = layout.out_count;
-    if (p->out_count > 0) {
-        int64_t strides[PLAN_OPERANDS][CLSEL_MAX_RANK];
-        full_strides(p, &layout, strides);
-        collapse(p, strides);
-    }
+    int64_t strides[PLAN_OPERANDS][CLSEL_MAX_RANK];
+    full_strides(p, &layout, strides);
+    collapse(p, strides);
     *plan = p;
     return CLSEL_SUCCESS;
 }
@@ -115,7 +110,7 @@ int64_t clsel_plan_output_count(const clsel_plan *plan) { return plan ? plan->ou
 uint64_t clsel_priv_plan_tensor_bytes(const clsel_plan *plan, int op)
 {
     const int64_t count = op == PLAN_OUT ? plan->out_count : plan->in_count[op];
-    return (uint64_t)count * (op == PLAN_COND ? 1 : plan->elem_size);
+    return (uint64_t)count * clsel_priv_plan_width(plan, op);
 }
 
 uint64_t clsel_priv_plan_bytes_moved(const clsel_plan *plan)
@@ -169,12 +164,12 @@ size_t clsel_plan_describe(const clsel_plan *plan, char *buf, size_t size)
     if (plan) {
         int n = snprintf(t.data, sizeof t.data, "%s out %s (%lld elements) -> %d dims ",
                          clsel_dtype_name(plan->dtype), clsel_priv_shape_text(&plan->out_shape, shape),
-                         (long long)plan->out_count, (int)plan->rank);
+                         (long long)plan->out_count, (int)plan->iter.rank);
         t.used = n > 0 ? (size_t)n : 0;
-        text_list(&t, plan->dims, plan->rank);
+        text_list(&t, plan->iter.dims, plan->iter.rank);
         for (int op = 0; op < PLAN_OPERANDS; ++op) {
             text_add(&t, names[op], 0);
-            text_list(&t, plan->strides[op], plan->rank);
+            text_list(&t, plan->iter.strides[op], plan->iter.rank);
         }
     }
     if (buf && size) snprintf(buf, size, "%s", t.data);

@@ -1,6 +1,7 @@
-/* runtime.c - clsel_runtime_create and clsel_runtime_destroy: picks an OpenCL device (or
- * the CPU path) and opens it, or closes it. Beside the dispatcher (runtime_dispatch.c)
- * and its leaves, not among them: a run only reads what this chose. */
+/* runtime.c - clsel_runtime_create and clsel_runtime_destroy, which pick an OpenCL
+ * device (or the CPU path) and open it, or close it; and the getters and setters, which
+ * read what creation chose or store what a later run reads (runtime_run.c and
+ * runtime_device.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,9 +78,8 @@ static void close_device(clsel_runtime *rt)
 }
 
 /* AUTO takes GPUs and accelerators: a CPU-type OpenCL device runs on the same cores as
- * the CPU path and adds only its own costs (on PoCL, copying: 2-20x the CPU path's
- * time; in place, runtime_shared.c: 0.9-2.4x from 1M elements, 1.5-9x below, a launch
- * costing 60-100 us; docs/performance.md, "Runtime"). */
+ * the CPU path and adds only its own costs (a launch, and on PoCL copies unless in
+ * place; docs/performance.md, "Runtime"). */
 static clsel_status open_opencl(clsel_runtime *rt, int accelerators_only)
 {
     rt->cl = clsel_priv_cl();
@@ -135,4 +135,44 @@ void clsel_runtime_destroy(clsel_runtime *rt)
     if (rt->cl) close_device(rt);
     if (rt->lock_ready) clsel_mutex_destroy(&rt->calibration_lock);
     clsel_priv_free(rt);
+}
+
+clsel_device clsel_runtime_device(const clsel_runtime *rt) { return rt ? rt->kind : CLSEL_DEVICE_CPU; }
+
+const char *clsel_runtime_device_name(const clsel_runtime *rt) { return rt ? rt->name : "cpu"; }
+
+const char *clsel_runtime_fallback_reason(const clsel_runtime *rt) { return rt ? rt->fallback_reason : ""; }
+
+cl_device_id clsel_runtime_cl_device(const clsel_runtime *rt) { return rt ? rt->device : NULL; }
+
+clsel_status clsel_runtime_set_min_device_bytes(clsel_runtime *rt, uint64_t bytes)
+{
+    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_min_device_bytes: rt is NULL");
+    rt->min_device_bytes = bytes;
+    rt->threshold_chosen = 1; /* the caller decides where runs go: no measurement (runtime_run.c) */
+    return CLSEL_SUCCESS;
+}
+
+clsel_status clsel_runtime_set_cpu_threads(clsel_runtime *rt, int32_t threads)
+{
+    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_cpu_threads: rt is NULL");
+    if (threads < 0)
+        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_cpu_threads: threads is %d (must be >= 0)",
+                               (int)threads);
+    rt->cpu_threads = threads;
+    return CLSEL_SUCCESS;
+}
+
+clsel_status clsel_runtime_set_zero_copy(clsel_runtime *rt, int enabled)
+{
+    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_zero_copy: rt is NULL");
+    rt->copy_only = !enabled;
+    return CLSEL_SUCCESS;
+}
+
+clsel_status clsel_runtime_set_chunk_bytes(clsel_runtime *rt, uint64_t bytes)
+{
+    if (!rt) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_set_chunk_bytes: rt is NULL");
+    rt->chunk_bytes = bytes;
+    return CLSEL_SUCCESS;
 }

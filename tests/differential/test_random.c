@@ -82,14 +82,12 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     if (small_blocks) {
         /* Blocks of a few elements and random long-row thresholds: many blocks per case, so
          * that the block walk, its order, the chunks of a split dim and the reuse of
-         * gathered inputs run on small tensors (CPU path and OpenCL blocks family). */
+         * gathered inputs run on small tensors (the CPU path, also inside the OpenCL
+         * queue on the native path). */
         static const long blocks[] = {1, 2, 3, 5, 8, 13, 30, 64, 100};
         static const long rows[] = {2, 4, 9, 32, 1 << 20};
         clsel_priv_knob_set(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS, blocks[rng_below(r, sizeof blocks / sizeof blocks[0])]);
         clsel_priv_knob_set(CLSEL_PRIV_KNOB_LONG_ROW, rows[rng_below(r, sizeof rows / sizeof rows[0])]);
-        /* The OpenCL blocks family's plain gathers now and then, its periodic shuffle tables
-         * otherwise (where the device allows them). */
-        clsel_priv_knob_set(CLSEL_PRIV_KNOB_CL_PLAIN_GATHERS, rng_below(r, 4) == 0);
     }
     CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.got));
     char text[512];

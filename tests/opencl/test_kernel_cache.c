@@ -4,7 +4,9 @@
  * an entry that is corrupt, truncated, from another key or not an entry at all is
  * ignored and replaced; CLSEL_KERNEL_CACHE=off writes nothing; clsel_cl_context_prepare
  * builds one width ahead of any run. CLSEL_KERNEL_CACHE=on, so that a CPU device (PoCL)
- * gets entries too. Every context, cached or not, must give exact results.
+ * gets entries too. Every context, cached or not, must give exact results. Where the
+ * device runs native kernels (clsel_cl_context_path) nothing is built, so nothing may be
+ * cached either: that is what each case checks there.
  *
  *   test_kernel_cache --dir DIR [CASE...]   (a folder of its own under DIR is used)
  */
@@ -125,9 +127,23 @@ static void close_device(void)
     test_cl_close(&env);
 }
 
+/* Whether the device runs the kernels; on the native path, a round must build nothing
+ * and leave the cache empty, and the case ends there. */
+static int runs_kernels(void)
+{
+    if (clsel_cl_context_path(env.ctx) == CLSEL_CL_PATH_KERNELS) return 1;
+    remove_entries();
+    setenv("CLSEL_KERNEL_CACHE", "on", 1);
+    CHECK_MSG(context_round("native path") == 0 && find_entry() == 0, "the native path cached %d programs",
+              find_entry());
+    printf("native path on %s: no program built or cached\n", env.device_name);
+    return 0;
+}
+
 /* The first context writes, the second loads; damaged entries are ignored and replaced. */
 static void test_load_and_damage(void)
 {
+    if (!runs_kernels()) return;
     remove_entries();
     /* A device compiler may keep a cache of its own whose state changes the binary it
      * returns: PoCL's carries the kernels it has compiled for earlier launches, so an
@@ -162,15 +178,16 @@ static void test_load_and_damage(void)
 }
 
 /* Only the widths used are built: prepare one, and only its entries appear (one per
- * form of the family's program: the vectors family has two, cl/select_vectors.cl). */
+ * form of the program, cl/select.cl). */
 static void test_prepare(void)
 {
+    if (!runs_kernels()) return;
     remove_entries();
     setenv("CLSEL_KERNEL_CACHE", "on", 1);
     for (int round = 0; round < 2; ++round) {
         clsel_cl_context *ctx = NULL;
         CHECK_OK(clsel_cl_context_create(env.context, env.device, &ctx));
-        const int forms = clsel_cl_context_family(ctx) == CLSEL_CL_FAMILY_VECTORS ? 2 : 1;
+        const int forms = 2;
         CHECK(find_entry() == round * forms);
         CHECK_OK(clsel_cl_context_prepare(ctx, CLSEL_F32));
         CHECK_OK(clsel_cl_context_prepare(ctx, CLSEL_I32)); /* the same width: built already */
@@ -185,6 +202,7 @@ static void test_prepare(void)
 /* Off: nothing read, nothing written. */
 static void test_off(void)
 {
+    if (!runs_kernels()) return;
     remove_entries();
     setenv("CLSEL_KERNEL_CACHE", "off", 1);
     CHECK(context_round("cache off") == 0 && find_entry() == 0);
@@ -195,6 +213,7 @@ static void test_off(void)
 /* The default: entries only for GPUs and accelerators (read for any device). */
 static void test_default_mode(void)
 {
+    if (!runs_kernels()) return;
     remove_entries();
     unsetenv("CLSEL_KERNEL_CACHE");
     cl_device_type type = 0;

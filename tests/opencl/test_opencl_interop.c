@@ -1,7 +1,7 @@
 /* test_opencl_interop.c - the OpenCL interop contract of clsel_cl.h: offsets and sub-buffers,
  * wait lists, returned events (also for empty outputs and split launches), two queues
- * on one context, an out-of-order queue, in place, and every buffer error with the
- * output left untouched and no event handed out. */
+ * on one context, an out-of-order queue, in place, buffers the host may not map, and
+ * every buffer error with the output left untouched and no event handed out. */
 #include <string.h>
 #include <time.h>
 
@@ -190,6 +190,38 @@ static void test_offsets_and_sub_buffers(void)
     clReleaseMemObject(big);
     free(image);
     free(after);
+    clsel_plan_destroy(plan);
+    fixture_close(&f);
+}
+
+/* Buffers the host may not map (CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY, and a
+ * sub-buffer of such a one): the native path maps the buffers it runs over, so there the
+ * call takes the OpenCL kernels; exact on every path. */
+static void test_host_access(void)
+{
+    fixture f;
+    fixture_open(&f, 4);
+    clsel_shape s = SHAPE(N);
+    clsel_plan *plan = make_plan(CLSEL_I32, s, s, s);
+    cl_int err;
+    cl_mem hidden = clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_COPY_HOST_PTR,
+                                   N * 4, f.then_data, &err);
+    CHECK(err == CL_SUCCESS);
+    cl_mem out = clCreateBuffer(env.context, CL_MEM_READ_WRITE | CL_MEM_HOST_READ_ONLY, 2 * N * 4, NULL, &err);
+    CHECK(err == CL_SUCCESS);
+    const cl_buffer_region region = {0, N * 4};
+    cl_mem sub = clCreateSubBuffer(out, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    CHECK(err == CL_SUCCESS);
+    uint32_t got[N];
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, hidden, 0, f.e, 0, out, N * 4, 0, NULL, NULL));
+    read_buffer(env.queue, out, N * 4, sizeof got, got);
+    CHECK_MSG(memcmp(got, f.want, sizeof got) == 0, "then in a CL_MEM_HOST_NO_ACCESS buffer");
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, sub, 0, 0, NULL, NULL));
+    read_buffer(env.queue, out, 0, sizeof got, got);
+    CHECK_MSG(memcmp(got, f.want, sizeof got) == 0, "out in a sub-buffer of a CL_MEM_HOST_READ_ONLY buffer");
+    clReleaseMemObject(sub);
+    clReleaseMemObject(out);
+    clReleaseMemObject(hidden);
     clsel_plan_destroy(plan);
     fixture_close(&f);
 }
@@ -417,7 +449,7 @@ static void test_context(void)
     clsel_plan_destroy(plan);
 }
 
-/* Both forms of the GPU kernels (cl/select_vectors.cl) at their edges: runs whose items
+/* Both forms of the kernels (cl/select.cl) at their edges: runs whose items
  * lie on 16 bytes (rank 1 with a short last item, rows of a multiple of 16 bytes) and
  * runs that miss by an element in one tensor, through every layout; and host memory
  * (CL_MEM_USE_HOST_PTR) one byte off 16, where only the host pointer tells that the
@@ -526,6 +558,7 @@ static const test_case cases[] = {
     {"empty_output", test_empty_output},
     {"offsets_and_sub_buffers", test_offsets_and_sub_buffers},
     {"in_place", test_in_place},
+    {"host_access", test_host_access},
     {"errors", test_errors},
     {"queues", test_queues},
     {"split_launch", test_split_launch},

@@ -12,7 +12,9 @@
 #   rusticl   Mesa's rusticl on llvmpipe (RUSTICL_ENABLE=llvmpipe): OpenCL C compiled
 #             through SPIR-V and NIR, as Mesa's GPU drivers compile it. LOG is unused.
 #
-# Exits 77 (skipped) when the implementation is not installed, unless
+# Both run clsel's OpenCL kernels (CLSEL_TEST_PATH=kernels: a test fails if the library
+# took its native path there instead). Exits 77 (skipped) when the implementation is not
+# installed, unless
 # CLSEL_REQUIRE_<IMPL>=1 (CLSEL_REQUIRE_OCLGRIND, CLSEL_REQUIRE_RUSTICL; ci/test.sh sets
 # them).
 set -u
@@ -43,7 +45,7 @@ vendors="$(mktemp -d)"
 trap 'rm -rf "$vendors"' EXIT
 echo "$icd" >"$vendors/$impl.icd"
 rm -f "$log"
-export OCL_ICD_VENDORS="$vendors" CLSEL_REQUIRE_OPENCL=1
+export OCL_ICD_VENDORS="$vendors" CLSEL_REQUIRE_OPENCL=1 CLSEL_TEST_PATH=kernels
 case "$impl" in
   oclgrind) OCLGRIND_LOG="$log" OCLGRIND_CHECK_API=1 "$@" ;;
   rusticl) RUSTICL_ENABLE=llvmpipe "$@" ;;

@@ -57,7 +57,17 @@ void test_cl_open(test_cl *env)
                 clsel_last_error(), clsel_cl_build_log(NULL));
         exit(1);
     }
-    printf("OpenCL device: %s\n", env->device_name);
+    /* A run that must test the OpenCL kernels (CLSEL_TEST_PATH=kernels: the Oclgrind and
+     * rusticl stages, the _kernels tests) fails rather than pass on the native path. */
+    const clsel_cl_path path = clsel_cl_context_path(env->ctx);
+    const char *want = getenv("CLSEL_TEST_PATH");
+    if (want && strcmp(want, path == CLSEL_CL_PATH_NATIVE ? "native" : "kernels") != 0) {
+        fprintf(stderr, "CLSEL_TEST_PATH=%s but %s runs %s\n", want, env->device_name,
+                path == CLSEL_CL_PATH_NATIVE ? "native kernels" : "the OpenCL kernels");
+        exit(1);
+    }
+    printf("OpenCL device: %s (%s)\n", env->device_name,
+           path == CLSEL_CL_PATH_NATIVE ? "native kernels: the CPU path in the queue" : "the OpenCL kernels");
 }
 
 void test_cl_close(test_cl *env)

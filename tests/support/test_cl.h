@@ -20,7 +20,8 @@ typedef struct test_cl {
 /* Opens the device the runtime would pick with CLSEL_PLATFORM / CLSEL_DEVICE_INDEX
  * (default: the first device of the first platform that has one), with an in-order
  * queue and a clsel_cl_context. Without a device it exits TEST_SKIP, or 1 when
- * CLSEL_REQUIRE_OPENCL=1 (CI), printing why. */
+ * CLSEL_REQUIRE_OPENCL=1 (CI), printing why; it exits 1 when CLSEL_TEST_PATH (kernels or
+ * native) names another path than the context's (clsel_cl_context_path). */
 void test_cl_open(test_cl *env);
 void test_cl_close(test_cl *env);
 
@@ -29,8 +30,8 @@ void test_cl_close(test_cl *env);
 _Noreturn void test_cl_no_device(const char *why);
 
 /* Where test_cl_run puts the tensors in their buffers (byte offsets), so that both
- * forms of the GPU kernels run (cl/select_vectors.cl: the aligned one needs every tensor
- * that advances on 16 bytes): */
+ * forms of the kernels run (cl/select.cl: the aligned one needs every tensor that
+ * advances on 16 bytes) and the native path maps buffers at any offset: */
 enum test_cl_layout {
     TEST_CL_ALIGNED = 0,     /* every tensor at offset 0 */
     TEST_CL_SHIFTED = 1,     /* cond at 3 bytes, then, else and out at one element */

@@ -7,7 +7,8 @@
 
 #include "check.h"
 #include "common/tuning.h" /* the library's internal knobs (linked with libclsel.a) */
-#include "cpu/cpu_walk.h" /* clsel_priv_cpu_tiles_rows */
+#include "cpu/cpu_walk.h" /* the walk of a plan: whether it tiles rows */
+#include "plan/plan.h"
 #include "oracle.h"
 #include "test_util.h"
 
@@ -56,7 +57,9 @@ static void check_case(const big_case *c, uint64_t seed)
     clsel_plan *plan = NULL;
     CHECK_OK(clsel_plan_create(c->dtype, &c->shape[0], &c->shape[1], &c->shape[2], NULL, &plan));
     if (!plan) return;
-    CHECK_MSG(clsel_priv_cpu_tiles_rows(plan) == c->tiled, "%s: tiled %d, expected %d", c->name, clsel_priv_cpu_tiles_rows(plan), c->tiled);
+    cpu_walk walk;
+    clsel_priv_cpu_walk_make(&plan->iter, plan->elem_size, 0, clsel_priv_cpu_loops(), &walk);
+    CHECK_MSG(walk.by_chunk == c->tiled, "%s: tiled %d, expected %d", c->name, walk.by_chunk, c->tiled);
     test_data d;
     test_data_make(&d, plan, seed);
     oracle_select(&oc, &out_shape, d.cond, d.then_data, d.else_data, d.want);
@@ -86,7 +89,7 @@ static void check_case(const big_case *c, uint64_t seed)
 }
 
 /* Streamed outputs whose rows start anywhere on a 64-byte line: the partial lines at a
- * row's ends are streamed in pieces (select_cpu_avx2.c); the bytes before the output
+ * row's ends are streamed in pieces (cpu_loops_avx2.c); the bytes before the output
  * and after it must stay untouched. Every offset that keeps elements aligned. */
 static void check_offsets(const big_case *c, uint64_t seed)
 {

@@ -1,5 +1,6 @@
-/* select_cpu_avx2.c - the CPU path's row loops in AVX2, for x86-64 processors that have
- * it (checked at run time; the rest of the library assumes only the baseline ISA).
+/* cpu_loops_avx2.c - the CPU path's loop table in AVX2 (cpu_loops.h), for x86-64
+ * processors that have it (checked at run time; the rest of the library assumes only
+ * the baseline ISA).
  *
  * Why not leave it to the compiler: the portable loops in cpu_walk.c vectorize, but
  * with the baseline ISA only 16 bytes at a time and never with non-temporal stores.
@@ -9,7 +10,8 @@
  *
  * Every element still moves as the bits of its storage width: a byte mask from
  * cond == 0, widened to the element width, blends then and else. */
-#include "cpu/select_cpu_avx2.h"
+#include "cpu/cpu_gather.h"
+#include "cpu/cpu_loops.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -226,16 +228,11 @@ ROWS(1, uint8_t) ROWS(2, uint16_t) ROWS(4, uint32_t) ROWS(8, uint64_t)
 SWEEPS(1, 0) SWEEPS(2, 0) SWEEPS(4, 0) SWEEPS(8, 0)
 SWEEPS(1, 1) SWEEPS(2, 1) SWEEPS(4, 1) SWEEPS(8, 1)
 
-/* Entries in the order of cpu_walk.c's portable table: clsel_priv_plan_variant of cond,
- * then, else advancing (pick: cond fixed, blend: cond advances). */
+/* Entries in variant order (plan_iter.h; pick: cond fixed, blend: cond advances). */
 #define ENTRIES(W, S)                                                                        \
     {pick_##W##_00_##S##_rows, pick_##W##_01_##S##_rows, pick_##W##_10_##S##_rows, pick_##W##_11_##S##_rows, \
      blend_##W##_00_##S##_rows, blend_##W##_01_##S##_rows, blend_##W##_10_##S##_rows, blend_##W##_11_##S##_rows}
 
-static const cpu_row_fn avx2_rows[2][4][PLAN_VARIANTS] = {
-    {ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},
-    {ENTRIES(1, 1), ENTRIES(2, 1), ENTRIES(4, 1), ENTRIES(8, 1)},
-};
 
 /* ---- the gather's run loops (cpu_gather.c) ---------------------------------------- */
 
@@ -341,6 +338,24 @@ AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const 
         for (int c = 0; c < t->pieces; c += 2) _mm256_storeu_si256((__m256i *)(dst + 16 * c), shuffle_pair(t, c, src));
 }
 
+/* The rows [first, n) of a shuffled run, byte by byte from the tables (no load past the
+ * bytes the run needs): the tail that whole-piece loads would read past src_end. */
+static void shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t first, int64_t n,
+                         int64_t step)
+{
+    const cpu_shuffle_table *t = &g->row;
+    const int64_t run = (int64_t)g->run_bytes;
+    for (int64_t r = first; r < n; ++r) {
+        const uint8_t *s = src + r * step;
+        uint8_t *d = dst + r * run;
+        for (int c = 0; c < t->pieces; ++c)
+            for (int j = 0; j < 16; ++j) {
+                const uint8_t low = t->order[0][c][j];
+                d[16 * c + j] = low < 16 ? s[t->from[c] + low] : s[t->from[c] + 16 + t->order[1][c][j]];
+            }
+    }
+}
+
 /* Shuffled runs (cpu_gather.c's choose_shuffle): tables of several runs while n allows,
  * then run by run (the last piece spills into the next run's place, or the buffer's
  * slack), and byte by byte where whole loads would read past the input's end. */
@@ -361,17 +376,15 @@ AVX2 static void shuffle_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint
         shuffle_tables(t, dst + r * run, src + r * step, count, rows * run);
         r += count * rows;
     }
-    if (r < n) clsel_priv_cpu_shuffle_rows(g, dst, src, r, n, step);
+    if (r < n) shuffle_rows(g, dst, src, r, n, step);
 }
 
-cpu_run_loop clsel_priv_cpu_avx2_shuffle_loop(void) { return clsel_priv_cpu_avx2_rows(0) ? shuffle_avx2 : NULL; }
-
-cpu_run_loop clsel_priv_cpu_avx2_run_loop(cpu_gather_walk *g)
+static cpu_run_loop run_loop(cpu_gather_walk *g)
 {
     static const cpu_run_loop splats[2][9] = {
         {NULL, splat32_avx2_1, splat32_avx2_2, NULL, splat32_avx2_4, NULL, NULL, NULL, splat32_avx2_8},
         {NULL, splat_avx2_1, splat_avx2_2, NULL, splat_avx2_4, NULL, NULL, NULL, splat_avx2_8}};
-    if (!clsel_priv_cpu_avx2_rows(0) || g->run_copies || g->element > 8) return NULL;
+    if (g->run_copies || g->element > 8) return NULL;
     const size_t run = g->run_bytes, e = g->element;
     const int consecutive = g->run_levels < g->levels && g->step[g->run_levels] == (int64_t)e;
     if (consecutive && run <= 16 && run % e == 0) {
@@ -391,7 +404,17 @@ cpu_run_loop clsel_priv_cpu_avx2_run_loop(cpu_gather_walk *g)
     return splats[run > 32][e];
 }
 
-const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[PLAN_VARIANTS]
+AVX2 static void stream_fence(void) { _mm_sfence(); }
+
+static const cpu_loops avx2_loops = {
+    {{ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},
+     {ENTRIES(1, 1), ENTRIES(2, 1), ENTRIES(4, 1), ENTRIES(8, 1)}},
+    run_loop,
+    shuffle_avx2,
+    stream_fence,
+};
+
+const cpu_loops *clsel_priv_cpu_avx2_loops(void)
 {
     static int supported = -1; /* -1 unknown, 0 or 1; idempotent, so a race only repeats the check */
     int known = __atomic_load_n(&supported, __ATOMIC_RELAXED);
@@ -400,27 +423,11 @@ const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[PLAN_VARIANTS]
         known = __builtin_cpu_supports("avx2") != 0;
         __atomic_store_n(&supported, known, __ATOMIC_RELAXED);
     }
-    return known ? avx2_rows[stream ? 1 : 0] : NULL;
+    return known ? &avx2_loops : NULL;
 }
-
-void clsel_priv_cpu_stream_fence(void) { _mm_sfence(); }
 
 #else
 
-const cpu_row_fn (*clsel_priv_cpu_avx2_rows(int stream))[PLAN_VARIANTS]
-{
-    (void)stream;
-    return NULL;
-}
-
-cpu_run_loop clsel_priv_cpu_avx2_run_loop(cpu_gather_walk *g)
-{
-    (void)g;
-    return NULL;
-}
-
-cpu_run_loop clsel_priv_cpu_avx2_shuffle_loop(void) { return NULL; }
-
-void clsel_priv_cpu_stream_fence(void) {}
+const cpu_loops *clsel_priv_cpu_avx2_loops(void) { return NULL; }
 
 #endif

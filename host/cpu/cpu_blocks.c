@@ -1,0 +1,218 @@
+/* cpu_blocks.c - the CPU path's walk over an iteration space (cpu_blocks.h): blocks of
+ * consecutive output elements, what each input reads inside a block, the order of the
+ * blocks, and the periodic shuffle tables of gathered inputs.
+ *
+ * Why blocks: after collapsing, the innermost dim is often short (an RGB-like 3, a
+ * [N,1] operand against a [1,13] one, interleaved broadcast dims), and a loop built
+ * around one row pays its fixed cost every few elements. A block takes several whole
+ * inner dims at once, hundreds or thousands of elements, so that the fixed cost is paid
+ * once per block; inside it an input is one contiguous run, one value, or a pattern
+ * that the back end gathers into a small buffer and keeps while the next blocks read
+ * the same elements.
+ *
+ * Why an order: a gathered input is reused only by consecutive blocks that start at
+ * the same element of it, i.e. along a level where its stride is 0. Row-major order
+ * puts the chunks of dim `inner` fastest, which helps nobody when every input moves
+ * along that dim; the level along which the most gather work repeats goes fastest
+ * instead (the idea of TensorIterator's reorder_dimensions in PyTorch,
+ * aten/src/ATen/TensorIterator.cpp, applied to whole blocks). Blocks stay contiguous
+ * runs of the output whatever the order. */
+#include <string.h>
+
+#include "common/tuning_constants.h" /* CPU_GATHER_MOVE_BYTES, CPU_ORDER_MARGIN, CPU_TABLE_* */
+#include "cpu/cpu_blocks.h"
+
+/* The extent of block dim d: dims below `inner` whole, then `split` indices of it. */
+static int64_t block_extent(const cpu_blocks *b, int32_t d)
+{
+    return d < b->inner ? b->it->dims[d] : b->split;
+}
+
+static int block_dims(const cpu_blocks *b)
+{
+    return b->inner < b->it->rank ? b->inner + 1 : b->inner;
+}
+
+/* Whether input `op` is dense over the block's dims: element j of the block is element
+ * offset + j of the input. */
+static int dense_over(const cpu_blocks *b, int op)
+{
+    int64_t step = 1;
+    for (int32_t d = 0; d < block_dims(b); ++d) {
+        const int64_t extent = block_extent(b, d);
+        if (extent > 1 && b->it->strides[op][d] != step) return 0;
+        step *= extent;
+    }
+    return 1;
+}
+
+static int fixed_over(const cpu_blocks *b, int op)
+{
+    for (int32_t d = 0; d < block_dims(b); ++d)
+        if (block_extent(b, d) > 1 && b->it->strides[op][d] != 0) return 0;
+    return 1;
+}
+
+/* What gathering input `op` for one block costs, in wide moves: one per run (the
+ * innermost dims along which it is contiguous or broadcast), plus the bytes written. */
+static double gather_cost(const cpu_blocks *b, int op)
+{
+    int64_t run = 1;
+    int32_t d = 0;
+    while (d < block_dims(b) && block_extent(b, d) == 1) ++d;
+    const int copies = d < block_dims(b) && b->it->strides[op][d] != 0;
+    for (; d < block_dims(b); ++d) {
+        const int64_t extent = block_extent(b, d);
+        if (extent == 1) continue;
+        if (b->it->strides[op][d] != (copies ? run : 0)) break;
+        run *= extent;
+    }
+    const double w = op == PLAN_COND ? 1.0 : (double)b->w;
+    return (double)b->elements / (double)run + (double)b->elements * w / CPU_GATHER_MOVE_BYTES;
+}
+
+/* Moves the level along which the most gather work repeats to the front. */
+static void order_levels(cpu_blocks *b)
+{
+    double cost[3] = {0, 0, 0};
+    for (int op = 0; op < 3; ++op)
+        if (b->access[op] == CPU_ACCESS_PATTERN) cost[op] = gather_cost(b, op);
+    int32_t best = 0;
+    double best_saved = 0;
+    for (int32_t l = 0; l < b->levels; ++l) {
+        double saved = 0;
+        for (int op = 0; op < 3; ++op)
+            if (cost[op] > 0 && b->step[op][l] == 0) saved += cost[op] * (1.0 - 1.0 / (double)b->extent[l]);
+        if (saved > best_saved * CPU_ORDER_MARGIN) best = l, best_saved = saved;
+    }
+    if (best == 0) return;
+    const int64_t extent = b->extent[best];
+    int64_t step[PLAN_OPERANDS];
+    for (int t = 0; t < PLAN_OPERANDS; ++t) step[t] = b->step[t][best];
+    for (int32_t l = best; l > 0; --l) {
+        b->extent[l] = b->extent[l - 1];
+        for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][l] = b->step[t][l - 1];
+    }
+    b->extent[0] = extent;
+    for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][0] = step[t];
+    if (b->chunk_level >= 0) b->chunk_level = b->chunk_level == best ? 0 : b->chunk_level + (b->chunk_level < best);
+}
+
+void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, int64_t long_row, cpu_blocks *b)
+{
+    memset(b, 0, sizeof *b);
+    b->it = it;
+    b->w = w;
+    if (target < 1) target = 1;
+    b->inner = 0;
+    b->inner_elements = 1;
+    if (b->it->rank > 0 && b->it->dims[0] < long_row)
+        while (b->inner < b->it->rank && b->inner_elements * b->it->dims[b->inner] <= target)
+            b->inner_elements *= b->it->dims[b->inner++];
+    b->levels = 0;
+    b->chunk_level = -1;
+    b->split = b->last_split = 1;
+    if (b->inner < b->it->rank) {
+        const int64_t extent = b->it->dims[b->inner];
+        b->split = target / b->inner_elements;
+        if (b->split < 1) b->split = 1;
+        if (b->split > extent) b->split = extent;
+        const int64_t chunks = (extent + b->split - 1) / b->split;
+        b->last_split = extent - (chunks - 1) * b->split;
+        if (chunks > 1) { /* a dim split into one block is no level of the walk */
+            b->chunk_level = 0;
+            b->extent[0] = chunks;
+            for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][0] = b->split * b->it->strides[t][b->inner];
+            b->levels = 1;
+        }
+        for (int32_t d = b->inner + 1; d < b->it->rank; ++d, ++b->levels) {
+            b->extent[b->levels] = b->it->dims[d];
+            for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][b->levels] = b->it->strides[t][d];
+        }
+    }
+    b->elements = b->inner_elements * b->split;
+    b->count = it->count > 0;
+    for (int32_t l = 0; l < b->levels; ++l) b->count *= b->extent[l];
+    for (int op = 0; op < 3; ++op)
+        b->access[op] = fixed_over(b, op)   ? CPU_ACCESS_FIXED
+                        : dense_over(b, op) ? CPU_ACCESS_RUN
+                                                  : CPU_ACCESS_PATTERN;
+    for (int op = 0; op < 3; ++op)
+        b->periodic[op] = b->access[op] == CPU_ACCESS_PATTERN && b->inner < b->it->rank && b->split > 1 &&
+                          b->it->strides[op][b->inner] == 0;
+    order_levels(b);
+}
+
+void clsel_priv_cpu_block_at(const cpu_blocks *b, int64_t index, cpu_block *at)
+{
+    for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] = b->it->base[t];
+    at->split = b->split;
+    for (int32_t l = 0; l < b->levels; ++l) {
+        at->coord[l] = index % b->extent[l];
+        index /= b->extent[l];
+        for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] += at->coord[l] * b->step[t][l];
+        if (l == b->chunk_level && at->coord[l] == b->extent[l] - 1) at->split = b->last_split;
+    }
+}
+
+void clsel_priv_cpu_block_next(const cpu_blocks *b, cpu_block *at)
+{
+    for (int32_t l = 0; l < b->levels; ++l) {
+        if (++at->coord[l] < b->extent[l]) {
+            for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] += b->step[t][l];
+            if (l == b->chunk_level && at->coord[l] == b->extent[l] - 1) at->split = b->last_split;
+            return;
+        }
+        for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] -= (b->extent[l] - 1) * b->step[t][l];
+        at->coord[l] = 0;
+        if (l == b->chunk_level) at->split = b->split;
+    }
+}
+
+void clsel_priv_cpu_block_skip(const cpu_blocks *b, cpu_block *at, int64_t k)
+{
+    if (b->levels == 0) return;
+    at->coord[0] += k - 1;
+    for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] += (k - 1) * b->step[t][0];
+    clsel_priv_cpu_block_next(b, at);
+}
+
+
+void clsel_priv_cpu_period(const cpu_blocks *b, int op, size_t w, cpu_period *p)
+{
+    const plan_iter *it = b->it;
+    const int64_t *stride = it->strides[op];
+    const int32_t top = b->inner; /* the dims whole in every block; the split dim's extent varies */
+    p->copies = it->rank > 0 && stride[0] != 0;
+    p->element = w;
+    p->run_dims = 0;
+    int64_t run = 1;
+    while (p->run_dims < top && stride[p->run_dims] == (p->copies ? run : 0)) run *= it->dims[p->run_dims++];
+    p->run_bytes = run * (int64_t)w;
+    /* A short contiguous run repeated along the next dims is one wider element repeated:
+     * a splat of that width (3 bytes repeated 8 times is no such thing). */
+    if (p->copies && p->run_dims < top && stride[p->run_dims] == 0 && p->run_bytes <= 8 &&
+        (p->run_bytes & (p->run_bytes - 1)) == 0) {
+        p->copies = 0;
+        p->element = (size_t)p->run_bytes;
+        while (p->run_dims < top && stride[p->run_dims] == 0) p->run_bytes *= it->dims[p->run_dims++];
+    }
+    p->fewest = p->most = 0;
+    if (b->access[op] != CPU_ACCESS_PATTERN || p->run_bytes >= CPU_TABLE_BELOW_RUN_BYTES) return;
+    int32_t most = 0;
+    for (int64_t bytes = (int64_t)w; most < top && bytes * it->dims[most] <= CPU_TABLE_BYTES;)
+        bytes *= it->dims[most++];
+    /* Worth it where the loop it replaces does more than one store per 16 bytes: runs
+     * shorter than a piece, or a dim along which the run is copied again (a tile rebuilt
+     * per index) among the dims the table takes. Runs of 16-63 bytes stepping along every
+     * dim above are one splat or copy each, cheaper than a piece per 16 bytes: i16 then
+     * [553655,7,1] against [7,13] ran at 2.5x the time shuffled. A table of the run alone
+     * gains nothing where the run moves in one splat or copy: such tables made three
+     * patterns with runs of 4-12 bytes 1.8-2.1x slower. */
+    int32_t repeated = p->run_dims;
+    while (repeated < most && stride[repeated] != 0) ++repeated;
+    const int32_t fewest = p->run_bytes < 16 ? p->run_dims + 1 : repeated + 1;
+    if (fewest > most) return;
+    p->fewest = fewest;
+    p->most = most;
+}

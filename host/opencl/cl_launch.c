@@ -1,0 +1,233 @@
+/* cl_launch.c - the OpenCL kernels' launches (cl/select.cl): a run cut into pieces whose
+ * offsets fit in 32 bits (boxes, plan_iter.h), each piece's program form, layout flags
+ * and kernel, and the arguments the contract lists (cl/select_contract.h), set under the
+ * kernel's lock; and clsel_priv_cl_launch, which takes the native path instead where the
+ * context runs native kernels and every buffer may be mapped (cl_native.c). */
+#include "opencl/cl_launch.h"
+
+#include <stdio.h>
+
+#include "common/error.h"
+#include "common/tuning.h"
+#include "common/tuning_constants.h" /* CL_PIECE_MAX_ELEMENTS */
+#include "opencl/cl_kernel_args.h"
+#include "plan/plan.h"
+
+static uint64_t round_up(uint64_t n, uint64_t m) { return (n + m - 1) / m * m; }
+
+/* The multiplier and shift that divide by d (PyTorch's IntegerDivider): the smallest s
+ * with 2^s >= d, and m = floor(2^32 (2^s - d) / d) + 1. */
+static void divider(uint64_t d, cl_uint *m, cl_uint *s)
+{
+    uint64_t shift = 0;
+    while (((uint64_t)1 << shift) < d) ++shift;
+    *s = (cl_uint)shift;
+    *m = (cl_uint)((((uint64_t)1 << 32) * (((uint64_t)1 << shift) - d)) / d + 1);
+}
+
+/* Whether tensor t's element `at` (of `size` bytes) lies on a multiple of `bytes`. */
+static int on_boundary(const cl_tensor *t, int64_t at, int64_t size, int64_t bytes)
+{
+    return t->align16 >= 0 && (((int64_t)t->align16 + at * size) % bytes + bytes) % bytes == 0;
+}
+
+/* A piece's program form and layout flags (cl/select_contract.h). A tensor that advances
+ * along the rows is aligned when its first element lies on a boundary of V elements'
+ * bytes (16; V for cond) and every item's V elements do too: it is dense, or every item
+ * lies in one row (a rank-1 piece, or rows of a multiple of V elements) and its row
+ * starts are multiples of V elements apart. The aligned form serves a piece whose items
+ * all lie in one row and whose every advancing tensor is aligned. */
+static program_form piece_layout(const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], cl_uint *layout)
+{
+    const int64_t v = 16 / (int64_t)w;
+    const int one_row = piece->rank == 1 || (piece->rank > 1 && piece->dims[0] % v == 0);
+    int all_aligned = one_row;
+    *layout = 0;
+    for (int op = 0; op < PLAN_OPERANDS; ++op) {
+        if (piece->rank == 0 || piece->strides[op][0] == 0) continue; /* one element a row: no wide access */
+        const int64_t size = (int64_t)(op == PLAN_COND ? 1 : w);
+        const int dense = clsel_priv_plan_iter_dense(piece, op);
+        int rows = one_row;
+        for (int32_t d = 1; d < piece->rank; ++d) rows = rows && piece->strides[op][d] % v == 0;
+        const int aligned = on_boundary(&t[op], piece->base[op], size, v * size) && (dense || rows);
+        *layout |= (dense ? CLSEL_LAYOUT_DENSE(op) : 0u) | (aligned ? CLSEL_LAYOUT_ALIGNED(op) : 0u);
+        all_aligned = all_aligned && aligned;
+    }
+    return all_aligned ? PROGRAM_ALIGNED : PROGRAM_ANY;
+}
+
+static void to_uint8(cl_uint8 *a, const uint64_t v[8])
+{
+    for (int i = 0; i < 8; ++i) a->s[i] = (cl_uint)v[i];
+}
+
+/* One launch over a piece: 16 bytes of output per work-item. */
+static cl_int launch_piece(const clsel_cl_context *ctx, const kernel_program *kp, cl_command_queue queue,
+                           const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], cl_uint layout,
+                           cl_uint num_wait, const cl_event *wait_list, cl_event *event)
+{
+    const clsel_cl_api *cl = ctx->cl;
+    uint64_t shape[8];
+    cl_uint8 shape_arg, mul, shift;
+    cl_int8 strides[PLAN_OPERANDS];
+    cl_ulong off[PLAN_OPERANDS];
+    for (int d = 0; d < 8; ++d) {
+        shape[d] = d < piece->rank ? (uint64_t)piece->dims[d] : 1;
+        divider(shape[d], &mul.s[d], &shift.s[d]);
+        for (int op = 0; op < PLAN_OPERANDS; ++op)
+            strides[op].s[d] = d < piece->rank ? (cl_int)piece->strides[op][d] : 0;
+    }
+    to_uint8(&shape_arg, shape);
+    for (int op = 0; op < PLAN_OPERANDS; ++op)
+        off[op] = t[op].offset / (op == PLAN_COND ? 1 : w) + (cl_ulong)piece->base[op];
+    const cl_uint n = (cl_uint)piece->count, per_item = 16 / (cl_uint)w;
+    const cl_uint rank = piece->rank > 0 ? (cl_uint)piece->rank : 1;
+    kernel_slot *slot = (kernel_slot *)&kp->kernels[clsel_priv_plan_iter_variant(piece)];
+    const cl_kernel k = slot->kernel;
+    size_t local = kp->work_group_size, global = (size_t)round_up((n + per_item - 1) / per_item, local);
+    clsel_mutex_lock(&slot->lock);
+    cl_int err = SET_ARG(cl, k, cond, &t[PLAN_COND].mem);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, cond_off, &off[PLAN_COND]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, then_, &t[PLAN_THEN].mem);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, then_off, &off[PLAN_THEN]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, else_, &t[PLAN_ELSE].mem);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, else_off, &off[PLAN_ELSE]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, out, &t[PLAN_OUT].mem);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, out_off, &off[PLAN_OUT]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, shape, &shape_arg);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, cond_strides, &strides[PLAN_COND]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, then_strides, &strides[PLAN_THEN]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, else_strides, &strides[PLAN_ELSE]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, out_strides, &strides[PLAN_OUT]);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, div_mul, &mul);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, div_shift, &shift);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, n, &n);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, rank, &rank);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, layout, &layout);
+    if (err == CL_SUCCESS)
+        err = cl->clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, num_wait, wait_list, event);
+    clsel_mutex_unlock(&slot->lock);
+    return err;
+}
+
+/* Every piece, each waiting for the caller's wait list. The programs they need are built
+ * first, so that a failed build enqueues nothing. The returned event completes after all
+ * of it: the single launch's own event, or a marker after several (a marker with no wait
+ * list waits for everything enqueued before it). */
+clsel_status clsel_priv_cl_launch_kernels(clsel_cl_context *ctx, cl_command_queue queue, const plan_iter *it,
+                                          size_t w, const cl_tensor tensors[PLAN_OPERANDS], cl_uint num_wait,
+                                          const cl_event *wait_list, cl_event *event)
+{
+    const clsel_cl_api *cl = ctx->cl;
+    const int64_t forced = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PIECE_ELEMENTS);
+    const int64_t most = forced > 0 ? forced : CL_PIECE_MAX_ELEMENTS;
+    plan_split pieces;
+    clsel_priv_plan_split(&pieces, it, most, most);
+    const kernel_program *programs[PROGRAM_FORMS] = {NULL, NULL};
+    plan_iter piece;
+    cl_uint layout;
+    for (int64_t k = 0; k < pieces.count; ++k) {
+        clsel_priv_plan_split_box(&pieces, k, &piece);
+        const program_form form = piece_layout(&piece, w, tensors, &layout);
+        if (programs[form]) continue;
+        const clsel_status st = clsel_priv_cl_context_program(ctx, w, form, &programs[form]);
+        if (st != CLSEL_SUCCESS) return st;
+    }
+    cl_event last = NULL;
+    cl_int err = CL_SUCCESS;
+    for (int64_t k = 0; err == CL_SUCCESS && k < pieces.count; ++k) {
+        if (last) { /* only the final piece's event is kept */
+            cl->clReleaseEvent(last);
+            last = NULL;
+        }
+        clsel_priv_plan_split_box(&pieces, k, &piece);
+        const program_form form = piece_layout(&piece, w, tensors, &layout);
+        err = launch_piece(ctx, programs[form], queue, &piece, w, tensors, layout, num_wait, wait_list,
+                           event ? &last : NULL);
+    }
+    const char *what = "clEnqueueNDRangeKernel";
+    if (err == CL_SUCCESS && event) {
+        if (pieces.count == 1) {
+            *event = last;
+            last = NULL;
+        } else {
+            what = "clEnqueueMarkerWithWaitList";
+            err = cl->clEnqueueMarkerWithWaitList(queue, 0, NULL, event);
+        }
+    }
+    if (last) cl->clReleaseEvent(last);
+    if (err != CL_SUCCESS) {
+        if (event) *event = NULL;
+        return clsel_priv_fail_cl(err == CL_OUT_OF_HOST_MEMORY || err == CL_MEM_OBJECT_ALLOCATION_FAILURE
+                                      ? CLSEL_ERROR_OUT_OF_MEMORY
+                                      : CLSEL_ERROR_OPENCL,
+                                  err, "%s failed", what);
+    }
+    return CLSEL_SUCCESS;
+}
+
+clsel_status clsel_priv_cl_launch(clsel_cl_context *ctx, cl_command_queue queue, const plan_iter *it, size_t w,
+                                  const cl_tensor tensors[PLAN_OPERANDS], cl_uint num_wait, const cl_event *wait_list,
+                                  cl_event *event)
+{
+    int native = ctx->path == CLSEL_CL_PATH_NATIVE;
+    for (int op = 0; op < PLAN_OPERANDS; ++op) native = native && tensors[op].mappable;
+    return (native ? clsel_priv_cl_launch_native : clsel_priv_cl_launch_kernels)(ctx, queue, it, w, tensors, num_wait,
+                                                                                wait_list, event);
+}
+
+/* The share of the V-element items of a space that cross a row: with rows of L elements
+ * and items starting at multiples of V, over one period of lcm(L, V) elements; where
+ * L >= V, each row end inside an item makes one crossing item. */
+static double rows_crossed(const plan_iter *it, int64_t v)
+{
+    const int64_t row = it->dims[0];
+    if (it->rank < 2 || row % v == 0) return 0;
+    int64_t common = v;
+    while (row % common || v % common) --common; /* gcd */
+    const int64_t period = row / common * v, items = period / v;
+    if (row >= v) return (double)(period / row - 1) / (double)items;
+    int64_t crossing = 0;
+    for (int64_t k = 0; k < items; ++k) crossing += (k * v) / row != (k * v + v - 1) / row;
+    return (double)crossing / (double)items;
+}
+
+size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, char *text, size_t text_size)
+{
+    if (!plan || plan->out_count == 0) return 0;
+    static const char *const names[PLAN_OPERANDS] = {"cond", "then", "else", "out"};
+    const size_t w = plan->elem_size;
+    const int64_t v = 16 / (int64_t)w;
+    plan_split pieces;
+    clsel_priv_plan_split(&pieces, &plan->iter, CL_PIECE_MAX_ELEMENTS, CL_PIECE_MAX_ELEMENTS);
+    plan_iter piece; /* the first launch: every other one is read the same way */
+    clsel_priv_plan_split_box(&pieces, 0, &piece);
+    const cl_tensor fresh = {NULL, 0, NULL, 0, 0, 1}, tensors[PLAN_OPERANDS] = {fresh, fresh, fresh, fresh};
+    cl_uint layout;
+    clsel_cl_access a;
+    a.aligned_form = piece_layout(&piece, w, tensors, &layout) == PROGRAM_ALIGNED;
+    a.rows_crossed = a.aligned_form ? 0 : rows_crossed(&piece, v);
+    char buf[512];
+    int used = snprintf(buf, sizeof buf, "%s: %s form, %lld launch%s, %.1f %% of the items across rows",
+                        clsel_dtype_name(plan->dtype), a.aligned_form ? "aligned" : "general", (long long)pieces.count,
+                        pieces.count == 1 ? "" : "es", 100 * a.rows_crossed);
+    double moved = 0, wide = 0;
+    for (int op = 0; op < PLAN_OPERANDS; ++op) {
+        const double size = (double)(op == PLAN_COND ? 1 : w), x = a.rows_crossed;
+        const int advances = op == PLAN_OUT || (piece.rank > 0 && piece.strides[op][0] != 0);
+        const int dense = (layout & CLSEL_LAYOUT_DENSE(op)) != 0, aligned = (layout & CLSEL_LAYOUT_ALIGNED(op)) != 0;
+        /* per item: V elements in one access, or one element repeated in a row; V one by
+         * one across rows unless dense */
+        a.bytes[op] = (advances ? size : size / (double)v * (1 - x) + size * x);
+        a.wide[op] = !aligned ? 0 : advances && dense ? 1 : advances ? (1 - x) * size / a.bytes[op] : 0;
+        moved += a.bytes[op];
+        wide += a.bytes[op] * a.wide[op];
+        const char *how = !advances ? "repeated along rows" : dense ? "dense" : "along rows";
+        used += snprintf(buf + used, sizeof buf - (size_t)used, "; %s %s, %.0f %% in 16-byte accesses", names[op], how,
+                         100 * a.wide[op]);
+    }
+    used += snprintf(buf + used, sizeof buf - (size_t)used, "; all: %.1f %%", 100 * wide / moved);
+    if (access) *access = a;
+    if (text && text_size) snprintf(text, text_size, "%s", buf);
+    return (size_t)used;
+}

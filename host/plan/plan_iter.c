@@ -1,0 +1,127 @@
+/* plan_iter.c - see plan_iter.h: the offset calculator, spans and the split into boxes.
+ *
+ * Why boxes: a box is an iteration space of its own, so every consumer of a sub-range
+ * (a kernel launch whose index math must stay in 32 bits, a runtime chunk whose input
+ * spans are uploaded, a thread's share of a CPU run) walks it exactly as it would walk
+ * the whole run, and no consumer copies and patches a plan. The split is along the
+ * highest dim whose one index still fits the bounds, in equal ranges, as PyTorch's
+ * TensorIterator splits for 32-bit indexing (aten/src/ATen/TensorIterator.cpp,
+ * SplitUntil32Bit) but in ranges rather than halves, so that boxes come in order. */
+#include "plan/plan_iter.h"
+
+#include <string.h>
+
+void clsel_priv_plan_iter_locate(const plan_iter *it, int64_t index, int64_t offsets[PLAN_OPERANDS])
+{
+    for (int t = 0; t < PLAN_OPERANDS; ++t) offsets[t] = it->base[t];
+    for (int32_t d = 0; d < it->rank; ++d) {
+        const int64_t at = index % it->dims[d];
+        index /= it->dims[d];
+        for (int t = 0; t < PLAN_OPERANDS; ++t) offsets[t] += at * it->strides[t][d];
+    }
+}
+
+/* How far tensor t reaches below and above its first element over dims [0, top) whole
+ * and `last` indices of dim top (top < rank). */
+static void reach(const plan_iter *it, int t, int32_t top, int64_t last, int64_t *below, int64_t *above)
+{
+    *below = *above = 0;
+    for (int32_t d = 0; d <= top && d < it->rank; ++d) {
+        const int64_t e = it->strides[t][d] * ((d < top ? it->dims[d] : last) - 1);
+        *(e < 0 ? below : above) += e;
+    }
+}
+
+void clsel_priv_plan_iter_span(const plan_iter *it, int t, int64_t *lo, int64_t *hi)
+{
+    int64_t below, above;
+    reach(it, t, it->rank > 0 ? it->rank - 1 : 0, it->rank > 0 ? it->dims[it->rank - 1] : 1, &below, &above);
+    *lo = it->base[t] + below;
+    *hi = it->base[t] + above;
+}
+
+int clsel_priv_plan_iter_variant(const plan_iter *it)
+{
+    const int rows = it->rank > 0;
+    return clsel_priv_plan_variant(rows && it->strides[PLAN_COND][0] != 0, rows && it->strides[PLAN_THEN][0] != 0,
+                                   rows && it->strides[PLAN_ELSE][0] != 0);
+}
+
+int clsel_priv_plan_iter_dense(const plan_iter *it, int t)
+{
+    int64_t step = 1;
+    for (int32_t d = 0; d < it->rank; step *= it->dims[d++])
+        if (it->dims[d] > 1 && it->strides[t][d] != step) return 0;
+    return 1;
+}
+
+/* Whether a box of dims [0, d) whole and `step` indices of dim d fits the bounds. */
+static int fits(const plan_iter *it, int32_t d, int64_t slab, int64_t step, int64_t max_elements, int64_t max_span)
+{
+    if (slab * step > max_elements) return 0;
+    for (int t = 0; t < PLAN_OPERANDS; ++t) {
+        int64_t below, above;
+        reach(it, t, d, step, &below, &above);
+        if (above - below >= max_span) return 0;
+    }
+    return 1;
+}
+
+void clsel_priv_plan_split(plan_split *s, const plan_iter *it, int64_t max_elements, int64_t max_span)
+{
+    memset(s, 0, sizeof *s);
+    s->whole = *it;
+    s->step = s->per_line = 1;
+    s->count = it->count > 0;
+    if (it->rank == 0 || it->count == 0) return;
+    if (max_elements < 1) max_elements = 1;
+    if (max_span < 1) max_span = 1;
+    int64_t slab = 1;
+    while (s->d + 1 < it->rank && fits(it, s->d, slab, it->dims[s->d], max_elements, max_span))
+        slab *= it->dims[s->d++];
+    /* The most indices of dim d that fit, by bisection (the bounds are monotonic in it). */
+    int64_t lo = 1, hi = it->dims[s->d];
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo + 1) / 2;
+        if (fits(it, s->d, slab, mid, max_elements, max_span))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    s->step = lo;
+    s->per_line = (it->dims[s->d] + lo - 1) / lo;
+    s->count = s->per_line;
+    for (int32_t d = s->d + 1; d < it->rank; ++d) s->count *= it->dims[d];
+}
+
+void clsel_priv_plan_split_box(const plan_split *s, int64_t k, plan_iter *box)
+{
+    const plan_iter *it = &s->whole;
+    *box = *it;
+    if (it->rank == 0) return;
+    const int32_t d = s->d;
+    const int64_t first = k % s->per_line * s->step;
+    int64_t line = k / s->per_line;
+    for (int t = 0; t < PLAN_OPERANDS; ++t) box->base[t] += first * it->strides[t][d];
+    for (int32_t above = d + 1; above < it->rank; ++above) {
+        const int64_t at = line % it->dims[above];
+        line /= it->dims[above];
+        for (int t = 0; t < PLAN_OPERANDS; ++t) box->base[t] += at * it->strides[t][above];
+    }
+    const int64_t left = it->dims[d] - first;
+    box->dims[d] = left < s->step ? left : s->step;
+    box->rank = box->dims[d] > 1 ? d + 1 : d; /* no dim of 1, as in the plan's */
+    box->count = 1;
+    for (int32_t i = 0; i < box->rank; ++i) box->count *= box->dims[i];
+    for (int32_t i = box->rank; i < CLSEL_MAX_RANK; ++i) { /* unused dims: as a walker of any rank reads them */
+        box->dims[i] = 1;
+        for (int t = 0; t < PLAN_OPERANDS; ++t) box->strides[t][i] = 0;
+    }
+}
+
+int64_t clsel_priv_plan_split_max_elements(const plan_split *s)
+{
+    int64_t n = s->step;
+    for (int32_t d = 0; d < s->d; ++d) n *= s->whole.dims[d];
+    return s->whole.rank ? n : 1;
+}

@@ -1,6 +1,7 @@
 /* select.cl - clsel's kernels: out = cond ? then : else, bit for bit, kernels
- * clsel_wW_CTE (cl/select_contract.h names them; C, T, E: 1 when cond / then / else
- * advance along the innermost dim, 0 when they stay on one element along it).
+ * clsel_wW_CTE (cl/select_contract.h names them; C, T, E: how cond, then and else are
+ * read, CLSEL_READ_*: 0 staying on one element along the innermost dim, 1 advancing along
+ * it, 2 dense and aligned).
  *
  * OpenCL C 1.2, no extensions: every element moves as an unsigned integer of its
  * storage width, so f16, bf16 and f64 need neither cl_khr_fp16 nor cl_khr_fp64, and NaN
@@ -18,7 +19,7 @@
  *    repeated, for an input that stays along the row), and out = bitselect(else, then,
  *    mask);
  *  - else (an item that crosses rows) reads each input that is dense (contiguous over
- *    the whole launch, as the layout flags say) as 16 bytes all the same, the others
+ *    the whole launch, as its kernel says) as 16 bytes all the same, the others
  *    element by element, stepping to the next row by carrying the dim indices, and
  *    stores the 16 bytes at once;
  *  - the last item, when it is short, element by element.
@@ -27,10 +28,14 @@
  * CLSEL_ALIGNED=1 when every item lies in one row and on 16-byte boundaries in every
  * tensor that advances: its loads and stores are of 16-byte types, which GPUs (NVIDIA's
  * above all, where nothing wider than an element may be accessed at an address not known
- * to be aligned) turn into single 128-bit accesses. CLSEL_ALIGNED=0 for everything else:
- * a tensor whose layout flag says aligned is accessed the same way, the others at
- * element alignment (vloadN). All index arithmetic is 32-bit: the host splits a run
- * whose offsets would not fit into pieces that do, each with its own 64-bit offsets.
+ * to be aligned) turn into single 128-bit accesses. CLSEL_ALIGNED=0 for everything else,
+ * with kernels specialised further on which inputs are dense and aligned, read as 16
+ * bytes in every item; the others are read at element alignment (vloadN). That choice
+ * is made at compile time: a run-time flag between an aligned and an element-aligned
+ * load of one address gets the two merged into one at the lower alignment (LLVM's
+ * InstCombine folds them so; clang 15 for NVPTX and IGC both did). All index arithmetic
+ * is 32-bit: the host splits a run whose offsets would not fit into pieces that do, each
+ * with its own 64-bit offsets.
  */
 
 #if CLSEL_WIDTH == 1
@@ -184,21 +189,30 @@ CLSEL_INLINE void clsel_step(clsel_place *p, const clsel_geometry *g)
     }
 }
 
-/* 16 bytes of an input: its V elements at p when it advances (adv), else its one
- * element repeated; as one 16-byte access where they lie on a boundary. */
-CLSEL_INLINE uint4 clsel_load(global const clsel_elem *p, uint adv, uint aligned)
+/* 16 bytes of an input read as CLSEL_READ_n (clsel_load_n, clsel_cond_n): 0, its one
+ * element repeated; 1, its V elements as one 16-byte access in the aligned form, else at
+ * element alignment; 2, as one 16-byte access. One function per way, named by the kernel
+ * through token pasting, rather than one function that branches on the way: compilers
+ * simplify a helper before inlining it, and LLVM's InstCombine then merges its two loads
+ * of one address into one at the lower alignment (clang 15 did so for cond in the NVPTX
+ * kernels), so that no kernel would keep its 16-byte access. */
+CLSEL_INLINE uint4 clsel_load_0(global const clsel_elem *p) { return CLSEL_SPLAT(*p); }
+CLSEL_INLINE uint4 clsel_load_1(global const clsel_elem *p)
 {
-    if (!adv) return CLSEL_SPLAT(*p);
-    return CLSEL_ALIGNED || aligned ? *(global const uint4 *)p : as_uint4(CLSEL_VLOAD(0, p));
+    return CLSEL_ALIGNED ? *(global const uint4 *)p : as_uint4(CLSEL_VLOAD(0, p));
 }
+CLSEL_INLINE uint4 clsel_load_2(global const clsel_elem *p) { return *(global const uint4 *)p; }
 
-CLSEL_INLINE uint4 clsel_cond_mask(global const uchar *p, uint adv, uint aligned)
+CLSEL_INLINE uint4 clsel_cond_0(global const uchar *p) { return (uint4)(*p ? 0xFFFFFFFFu : 0u); }
+CLSEL_INLINE uint4 clsel_cond_1(global const uchar *p)
 {
-    if (!adv) return (uint4)(*p ? 0xFFFFFFFFu : 0u);
-    return clsel_mask(CLSEL_ALIGNED || aligned ? *(global const clsel_cond_words *)p
-                                               : CLSEL_AS_WORDS(CLSEL_VLOAD(0, p)));
+    return clsel_mask(CLSEL_ALIGNED ? *(global const clsel_cond_words *)p : CLSEL_AS_WORDS(CLSEL_VLOAD(0, p)));
 }
+CLSEL_INLINE uint4 clsel_cond_2(global const uchar *p) { return clsel_mask(*(global const clsel_cond_words *)p); }
 
+/* The output's 16 bytes: as one 16-byte access where they lie on a boundary (the
+ * aligned form, or where the host says so: a run-time choice that compilers keep apart,
+ * stores not being merged across branches as loads are). */
 CLSEL_INLINE void clsel_store(global clsel_elem *p, uint4 v, uint aligned)
 {
     if (CLSEL_ALIGNED || aligned)
@@ -223,82 +237,101 @@ CLSEL_INLINE void clsel_store(global clsel_elem *p, uint4 v, uint aligned)
 #define CLSEL_RANK(rank) (rank)
 #endif
 
-#define CLSEL_IS(flags, t) (((flags) >> (t)) & 1u)
-
-/* One work-item's 16 bytes of output, for cond, then, else advancing (1) or staying (0). */
+/* Where a work-item starts: the geometry (dim 0's strides known here: no multiply along
+ * it, an advancing input and the output stepping by one) and its place; 0 when it has
+ * no output. */
 #undef CLSEL_RESTRICT
 #define CLSEL_RESTRICT
-CLSEL_INLINE void clsel_item(CLSEL_PARAMS(clsel_elem), uint C, uint TT, uint E)
+CLSEL_INLINE uint clsel_start(CLSEL_PARAMS(clsel_elem), uint C, uint TT, uint E, clsel_geometry *g, clsel_place *p)
 {
     const uint o = (uint)get_global_id(0) * CLSEL_V;
-    if (o >= n) return;
-    cond += cond_off, then_ += then_off, else_ += else_off, out += out_off;
-    clsel_geometry g;
-    vstore8(shape, 0, g.sh);
-    vstore8(cond_strides, 0, g.st[0]);
-    vstore8(then_strides, 0, g.st[1]);
-    vstore8(else_strides, 0, g.st[2]);
-    vstore8(out_strides, 0, g.st[3]);
-    /* known here: no multiply along dim 0 (an advancing input and the output step by one) */
-    g.st[0][0] = C, g.st[1][0] = TT, g.st[2][0] = E, g.st[3][0] = 1;
-    clsel_place p;
-    clsel_locate(&p, &g, o, CLSEL_RANK(rank), div_mul, div_shift);
-    const uint dense = layout & 15u, aligned = layout >> 4;
-    const uint full = n - o >= CLSEL_V;
-    if (full && CLSEL_IN_ONE_ROW(p, g)) { /* one row */
-        const uint4 m = clsel_cond_mask(cond + p.off[0], C, CLSEL_IS(aligned, 0));
-        const uint4 a = clsel_load(then_ + p.off[1], TT, CLSEL_IS(aligned, 1)),
-                    b = clsel_load(else_ + p.off[2], E, CLSEL_IS(aligned, 2));
-        clsel_store(out + p.off[3], bitselect(b, a, m), CLSEL_IS(aligned, 3));
-    }
-#ifndef CLSEL_CODEGEN_MAIN_PATH
-    else if (full) { /* across rows: the dense inputs as 16 bytes, the others element by element */
-        const clsel_place first = p;
-        uint c[4] = {0, 0, 0, 0}, t[4] = {0, 0, 0, 0}, e[4] = {0, 0, 0, 0}; /* the 16 bytes as words (a
-                                     private array of elements read back as a vector would live in memory) */
-#pragma unroll
-        for (uint k = 0; k < CLSEL_V; ++k) {
-            if (!CLSEL_IS(dense, 0)) c[k >> 2] |= (uint)cond[p.off[0]] << ((k & 3) * 8);
-            if (!CLSEL_IS(dense, 1)) clsel_put(t, k, then_[p.off[1]]);
-            if (!CLSEL_IS(dense, 2)) clsel_put(e, k, else_[p.off[2]]);
-            if (k + 1 < CLSEL_V) clsel_step(&p, &g);
-        }
-        const uint4 m = CLSEL_IS(dense, 0) ? clsel_cond_mask(cond + first.off[0], 1, CLSEL_IS(aligned, 0))
-                                          : clsel_mask(CLSEL_WORDS_OF(c));
-        const uint4 a = CLSEL_IS(dense, 1) ? clsel_load(then_ + first.off[1], 1, CLSEL_IS(aligned, 1))
-                                          : (uint4)(t[0], t[1], t[2], t[3]);
-        const uint4 b = CLSEL_IS(dense, 2) ? clsel_load(else_ + first.off[2], 1, CLSEL_IS(aligned, 2))
-                                          : (uint4)(e[0], e[1], e[2], e[3]);
-        clsel_store(out + first.off[3], bitselect(b, a, m), CLSEL_IS(aligned, 3));
-    } else { /* the short last item */
-        for (uint k = 0; o + k < n; ++k) {
-            out[p.off[3]] = cond[p.off[0]] ? then_[p.off[1]] : else_[p.off[2]];
-            clsel_step(&p, &g);
-        }
-    }
-#endif
+    if (o >= n) return 0;
+    vstore8(shape, 0, g->sh);
+    vstore8(cond_strides, 0, g->st[0]);
+    vstore8(then_strides, 0, g->st[1]);
+    vstore8(else_strides, 0, g->st[2]);
+    vstore8(out_strides, 0, g->st[3]);
+    g->st[0][0] = C != CLSEL_READ_FIXED, g->st[1][0] = TT != CLSEL_READ_FIXED, g->st[2][0] = E != CLSEL_READ_FIXED;
+    g->st[3][0] = 1;
+    clsel_locate(p, g, o, CLSEL_RANK(rank), div_mul, div_shift);
+    return 1;
 }
 
+/* An item that crosses rows: the dense inputs (C, TT, E: 1) as 16 bytes all the same,
+ * the others element by element, stepping to the next row by carrying the dim indices;
+ * the 16 bytes stored at once. */
+CLSEL_INLINE void clsel_across_rows(CLSEL_PARAMS(clsel_elem), uint C, uint TT, uint E, const clsel_geometry *g,
+                                    clsel_place p)
+{
+    const clsel_place first = p;
+    uint c[4] = {0, 0, 0, 0}, t[4] = {0, 0, 0, 0}, e[4] = {0, 0, 0, 0}; /* the 16 bytes as words (a private
+                                          array of elements read back as a vector would live in memory) */
+#pragma unroll
+    for (uint k = 0; k < CLSEL_V; ++k) {
+        if (!C) c[k >> 2] |= (uint)cond[p.off[0]] << ((k & 3) * 8);
+        if (!TT) clsel_put(t, k, then_[p.off[1]]);
+        if (!E) clsel_put(e, k, else_[p.off[2]]);
+        if (k + 1 < CLSEL_V) clsel_step(&p, g);
+    }
+    const uint4 m = C ? clsel_cond_2(cond + first.off[0]) : clsel_mask(CLSEL_WORDS_OF(c));
+    const uint4 a = TT ? clsel_load_2(then_ + first.off[1]) : (uint4)(t[0], t[1], t[2], t[3]);
+    const uint4 b = E ? clsel_load_2(else_ + first.off[2]) : (uint4)(e[0], e[1], e[2], e[3]);
+    clsel_store(out + first.off[3], bitselect(b, a, m), out_aligned);
+}
+
+/* The short last item, element by element. */
+CLSEL_INLINE void clsel_last_item(CLSEL_PARAMS(clsel_elem), const clsel_geometry *g, clsel_place p)
+{
+    for (uint k = 0; (uint)get_global_id(0) * CLSEL_V + k < n; ++k) {
+        out[p.off[3]] = cond[p.off[0]] ? then_[p.off[1]] : else_[p.off[2]];
+        clsel_step(&p, g);
+    }
+}
 #undef CLSEL_RESTRICT
 #define CLSEL_RESTRICT restrict
 
+/* A kernel: one work-item's 16 bytes of output, with cond, then and else read as C, TT,
+ * E (CLSEL_READ_*, literal digits). In one row: cond's mask, then, else, bitselect. */
 #define CLSEL_ARG_NAME(name, cl_type, host_type) name,
-#define CLSEL_KERNEL(W, C, TT, E)                                                           \
-    kernel void CLSEL_KERNEL_NAME(W, C, TT, E)(CLSEL_PARAMS(clsel_elem))                    \
-    {                                                                                      \
-        clsel_item(CLSEL_KERNEL_ARGS(CLSEL_ARG_NAME, CLSEL_ARG_NAME, ~) C, TT, E);          \
+#define CLSEL_ARGS CLSEL_KERNEL_ARGS(CLSEL_ARG_NAME, CLSEL_ARG_NAME, ~)
+#ifdef CLSEL_CODEGEN_MAIN_PATH
+#define CLSEL_OTHER_ITEMS(C, TT, E)
+#else
+#define CLSEL_OTHER_ITEMS(C, TT, E)                                                                         \
+    else if (n - (uint)get_global_id(0) * CLSEL_V >= CLSEL_V)                                              \
+        clsel_across_rows(CLSEL_ARGS C == CLSEL_READ_DENSE, TT == CLSEL_READ_DENSE, E == CLSEL_READ_DENSE, &g, p); \
+    else                                                                                                   \
+        clsel_last_item(CLSEL_ARGS &g, p);
+#endif
+#define CLSEL_KERNEL(W, C, TT, E)                                                                  \
+    kernel void CLSEL_KERNEL_NAME(W, C, TT, E)(CLSEL_PARAMS(clsel_elem))                           \
+    {                                                                                             \
+        clsel_geometry g;                                                                         \
+        clsel_place p;                                                                            \
+        cond += cond_off, then_ += then_off, else_ += else_off, out += out_off;                   \
+        if (!clsel_start(CLSEL_ARGS C, TT, E, &g, &p)) return;                                    \
+        if (n - (uint)get_global_id(0) * CLSEL_V >= CLSEL_V && CLSEL_IN_ONE_ROW(p, g)) {          \
+            const uint4 m = clsel_cond_##C(cond + p.off[0]);                                      \
+            const uint4 a = clsel_load_##TT(then_ + p.off[1]), b = clsel_load_##E(else_ + p.off[2]); \
+            clsel_store(out + p.off[3], bitselect(b, a, m), out_aligned);                        \
+        }                                                                                         \
+        CLSEL_OTHER_ITEMS(C, TT, E)                                                               \
     }
 
-/* The variants of one width, in CLSEL_VARIANT order. */
-#define CLSEL_WIDTH_KERNELS(W) \
-    CLSEL_KERNEL(W, 0, 0, 0)   \
-    CLSEL_KERNEL(W, 0, 0, 1)   \
-    CLSEL_KERNEL(W, 0, 1, 0)   \
-    CLSEL_KERNEL(W, 0, 1, 1)   \
-    CLSEL_KERNEL(W, 1, 0, 0)   \
-    CLSEL_KERNEL(W, 1, 0, 1)   \
-    CLSEL_KERNEL(W, 1, 1, 0)   \
-    CLSEL_KERNEL(W, 1, 1, 1)
+/* The kernels of one width: every input fixed or along rows (0, 1) in both forms, and in
+ * the general form every input dense (2) as well. */
+#define CLSEL_KERNELS_E(W, C, TT) CLSEL_KERNEL(W, C, TT, 0) CLSEL_KERNEL(W, C, TT, 1) CLSEL_DENSE_KERNEL(W, C, TT, 2)
+#define CLSEL_KERNELS_T(W, C) CLSEL_KERNELS_E(W, C, 0) CLSEL_KERNELS_E(W, C, 1) CLSEL_DENSE_KERNELS_E(W, C, 2)
+#define CLSEL_WIDTH_KERNELS(W) CLSEL_KERNELS_T(W, 0) CLSEL_KERNELS_T(W, 1) CLSEL_DENSE_KERNELS_T(W, 2)
+#if CLSEL_ALIGNED
+#define CLSEL_DENSE_KERNEL(W, C, TT, E)
+#define CLSEL_DENSE_KERNELS_E(W, C, TT)
+#define CLSEL_DENSE_KERNELS_T(W, C)
+#else
+#define CLSEL_DENSE_KERNEL CLSEL_KERNEL
+#define CLSEL_DENSE_KERNELS_E CLSEL_KERNELS_E
+#define CLSEL_DENSE_KERNELS_T CLSEL_KERNELS_T
+#endif
 
 #if CLSEL_WIDTH == 1
 CLSEL_WIDTH_KERNELS(1)

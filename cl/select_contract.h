@@ -9,22 +9,29 @@
 #ifndef CLSEL_SELECT_CONTRACT_H
 #define CLSEL_SELECT_CONTRACT_H
 
-/* Variants: a kernel is specialised on whether each input advances along the innermost
- * dim (1) or stays on one element along it (0), one bit per input: cond 4, then 2,
- * else 1. The host spells the same numbering as clsel_priv_plan_variant
- * (host/plan/plan_iter.h); host/opencl/cl_program.c asserts that the two agree. */
+/* Variants: whether each input advances along the innermost dim (1) or stays on one
+ * element along it (0), one bit per input: cond 4, then 2, else 1. The host spells the
+ * same numbering as clsel_priv_plan_variant (host/plan/plan_iter.h), the one meaning
+ * the CPU path's row loops share; host/opencl/cl_program.c asserts that the two agree. */
 #define CLSEL_VARIANT(c, t, e) (((c) << 2) | ((t) << 1) | (e))
 #define CLSEL_VARIANTS 8
 
-/* The `layout` argument, per tensor t (0 cond, 1 then, 2 else, 3 out, the host's
- * PLAN_* slots): DENSE when its elements lie one after another in the launch's order
- * (element i of the launch at offset i from its first), ALIGNED when every 16 bytes of
- * it that a work-item reads or writes at once (V bytes for cond) lie on a boundary of
- * their size. The output is always dense. */
-#define CLSEL_LAYOUT_DENSE(t) (1u << (t))
-#define CLSEL_LAYOUT_ALIGNED(t) (16u << (t))
+/* How a kernel reads an input, one digit per input in its name: FIXED, one element along
+ * the innermost dim (variant bit 0); ROWS, advancing along it (variant bit 1), V
+ * elements at a time where they lie in one row; DENSE, advancing and contiguous over the
+ * whole launch (element i of the launch at offset i from its first) with its first
+ * element on a 16-byte boundary (V bytes for cond): 16 bytes read at once in every item,
+ * also one that crosses rows. The aligned form has no DENSE kernels (every item of it
+ * lies in one row, on boundaries). The output is always dense. */
+#define CLSEL_READ_FIXED 0
+#define CLSEL_READ_ROWS 1
+#define CLSEL_READ_DENSE 2
+#define CLSEL_READS 3
+/* A kernel's index among a program's (27 slots; the aligned form fills those of 0s and 1s). */
+#define CLSEL_KERNEL_INDEX(c, t, e) ((c) * CLSEL_READS * CLSEL_READS + (t) * CLSEL_READS + (e))
+#define CLSEL_KERNELS (CLSEL_READS * CLSEL_READS * CLSEL_READS)
 
-/* Kernel names: clsel_w<element bytes>_<cond bit><then bit><else bit>. */
+/* Kernel names: clsel_w<element bytes>_<cond digit><then digit><else digit>. */
 #define CLSEL_KERNEL_NAME_FORMAT "clsel_w%d_%d%d%d"
 
 /* The argument list: ARG(name, OpenCL C type, host type) for every argument but the
@@ -32,7 +39,8 @@
  * Per tensor a buffer and the element offset of the launch's first element in it; the
  * collapsed dims innermost first (unused ones 1) and each tensor's signed element
  * strides along them; per dim the multiplier and shift that divide by it; the element
- * count; the rank (dims at and past it are never divided by); the layout flags.
+ * count; the rank (dims at and past it are never divided by); whether the output's
+ * first element lies on 16 bytes.
  * then_, else_ and out carry no `restrict`: the output may be then or else (in place).
  * cond is never written, so it is `restrict` (CLSEL_RESTRICT, cl/select.cl). */
 #define CLSEL_KERNEL_ARGS(ARG, LAST, T)                   \
@@ -53,7 +61,7 @@
     ARG(div_shift, uint8, cl_uint8)                       \
     ARG(n, uint, cl_uint)                                 \
     ARG(rank, uint, cl_uint)                              \
-    LAST(layout, uint, cl_uint)
+    LAST(out_aligned, uint, cl_uint)
 
 #ifdef __OPENCL_C_VERSION__
 #define CLSEL_PARAM(name, cl_type, host_type) cl_type name,

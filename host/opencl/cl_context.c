@@ -147,7 +147,7 @@ static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size,
     return CLSEL_SUCCESS;
 }
 
-static clsel_status create_kernels(const clsel_cl_context *ctx, size_t elem_size, kernel_program *wp)
+static clsel_status create_kernels(const clsel_cl_context *ctx, size_t elem_size, program_form form, kernel_program *wp)
 {
     const clsel_cl_api *cl = ctx->cl;
     /* Work-groups of CL_GROUP_ITEMS items, or the largest power of two the device and
@@ -155,6 +155,7 @@ static clsel_status create_kernels(const clsel_cl_context *ctx, size_t elem_size
     wp->work_group_size = CL_GROUP_ITEMS;
     while (wp->work_group_size > ctx->max_work_group_size && wp->work_group_size > 1) wp->work_group_size /= 2;
     for (int k = 0; k < KERNELS_MAX; ++k) {
+        if (!clsel_priv_cl_form_has_kernel(form, k)) continue;
         kernel_slot *slot = &wp->kernels[k];
         char name[64];
         cl_int err = CL_SUCCESS;
@@ -205,7 +206,7 @@ clsel_status clsel_priv_cl_context_program(clsel_cl_context *ctx, size_t elem_si
     clsel_mutex_lock(&kp->build_lock); /* other programs' runs go on meanwhile */
     if (!atomic_load_explicit(&kp->built, memory_order_relaxed)) { /* a failed build is tried again next time */
         st = build_program(ctx, elem_size, form, kp);
-        if (st == CLSEL_SUCCESS) st = create_kernels(ctx, elem_size, kp);
+        if (st == CLSEL_SUCCESS) st = create_kernels(ctx, elem_size, form, kp);
         if (st == CLSEL_SUCCESS)
             atomic_store_explicit(&kp->built, 1, memory_order_release);
         else

@@ -7,8 +7,8 @@
 #include "cl/select_contract.h"
 #include "opencl/cl_api.h"
 
-#define CLSEL_KERNEL_INDEX(name, cl_type, host_type) KERNEL_ARG_##name,
-enum { CLSEL_KERNEL_ARGS(CLSEL_KERNEL_INDEX, CLSEL_KERNEL_INDEX, ~) KERNEL_ARGS };
+#define CLSEL_KERNEL_ARG_INDEX(name, cl_type, host_type) KERNEL_ARG_##name,
+enum { CLSEL_KERNEL_ARGS(CLSEL_KERNEL_ARG_INDEX, CLSEL_KERNEL_ARG_INDEX, ~) KERNEL_ARGS };
 
 #define CLSEL_KERNEL_TYPE(name, cl_type, host_type) typedef host_type kernel_arg_##name##_t;
 CLSEL_KERNEL_ARGS(CLSEL_KERNEL_TYPE, CLSEL_KERNEL_TYPE, ~)

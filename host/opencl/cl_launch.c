@@ -31,18 +31,27 @@ static int on_boundary(const cl_tensor *t, int64_t at, int64_t size, int64_t byt
     return t->align16 >= 0 && (((int64_t)t->align16 + at * size) % bytes + bytes) % bytes == 0;
 }
 
-/* A piece's program form and layout flags (cl/select_contract.h). A tensor that advances
- * along the rows is aligned when its first element lies on a boundary of V elements'
- * bytes (16; V for cond) and every item's V elements do too: it is dense, or every item
- * lies in one row (a rank-1 piece, or rows of a multiple of V elements) and its row
- * starts are multiples of V elements apart. The aligned form serves a piece whose items
- * all lie in one row and whose every advancing tensor is aligned. */
-static program_form piece_layout(const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], cl_uint *layout)
+/* How a piece is launched: its program form, its kernel (CLSEL_KERNEL_INDEX: how each
+ * input is read, cl/select_contract.h) and whether out's first element lies on 16
+ * bytes. A tensor that advances along the rows is aligned when its first element lies
+ * on a boundary of V elements' bytes (16; V for cond) and every item's V elements do
+ * too: it is dense (contiguous over the piece), or every item lies in one row (a rank-1
+ * piece, or rows of a multiple of V elements) and its row starts are multiples of V
+ * elements apart. The aligned form serves a piece whose items all lie in one row and
+ * whose every advancing tensor is aligned; elsewhere an input that is dense and aligned
+ * gets a kernel that reads it as 16 bytes in every item. */
+typedef struct piece_launch {
+    program_form form;
+    int kernel;
+    cl_uint out_aligned;
+} piece_launch;
+
+static piece_launch piece_layout(const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS])
 {
     const int64_t v = 16 / (int64_t)w;
     const int one_row = piece->rank == 1 || (piece->rank > 1 && piece->dims[0] % v == 0);
-    int all_aligned = one_row;
-    *layout = 0;
+    int all_aligned = one_row, read[3] = {CLSEL_READ_FIXED, CLSEL_READ_FIXED, CLSEL_READ_FIXED};
+    piece_launch launch = {PROGRAM_ANY, 0, 0};
     for (int op = 0; op < PLAN_OPERANDS; ++op) {
         if (piece->rank == 0 || piece->strides[op][0] == 0) continue; /* one element a row: no wide access */
         const int64_t size = (int64_t)(op == PLAN_COND ? 1 : w);
@@ -50,10 +59,15 @@ static program_form piece_layout(const plan_iter *piece, size_t w, const cl_tens
         int rows = one_row;
         for (int32_t d = 1; d < piece->rank; ++d) rows = rows && piece->strides[op][d] % v == 0;
         const int aligned = on_boundary(&t[op], piece->base[op], size, v * size) && (dense || rows);
-        *layout |= (dense ? CLSEL_LAYOUT_DENSE(op) : 0u) | (aligned ? CLSEL_LAYOUT_ALIGNED(op) : 0u);
+        if (op == PLAN_OUT) launch.out_aligned = (cl_uint)aligned;
+        else read[op] = dense && aligned ? CLSEL_READ_DENSE : CLSEL_READ_ROWS;
         all_aligned = all_aligned && aligned;
     }
-    return all_aligned ? PROGRAM_ALIGNED : PROGRAM_ANY;
+    launch.form = all_aligned ? PROGRAM_ALIGNED : PROGRAM_ANY;
+    for (int op = 0; op < 3 && all_aligned; ++op) /* the aligned form reads every advancing input so */
+        if (read[op] == CLSEL_READ_DENSE) read[op] = CLSEL_READ_ROWS;
+    launch.kernel = CLSEL_KERNEL_INDEX(read[PLAN_COND], read[PLAN_THEN], read[PLAN_ELSE]);
+    return launch;
 }
 
 static void to_uint8(cl_uint8 *a, const uint64_t v[8])
@@ -63,7 +77,7 @@ static void to_uint8(cl_uint8 *a, const uint64_t v[8])
 
 /* One launch over a piece: 16 bytes of output per work-item. */
 static cl_int launch_piece(const clsel_cl_context *ctx, const kernel_program *kp, cl_command_queue queue,
-                           const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], cl_uint layout,
+                           const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], piece_launch how,
                            cl_uint num_wait, const cl_event *wait_list, cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
@@ -82,7 +96,7 @@ static cl_int launch_piece(const clsel_cl_context *ctx, const kernel_program *kp
         off[op] = t[op].offset / (op == PLAN_COND ? 1 : w) + (cl_ulong)piece->base[op];
     const cl_uint n = (cl_uint)piece->count, per_item = 16 / (cl_uint)w;
     const cl_uint rank = piece->rank > 0 ? (cl_uint)piece->rank : 1;
-    kernel_slot *slot = (kernel_slot *)&kp->kernels[clsel_priv_plan_iter_variant(piece)];
+    kernel_slot *slot = (kernel_slot *)&kp->kernels[how.kernel];
     const cl_kernel k = slot->kernel;
     size_t local = kp->work_group_size, global = (size_t)round_up((n + per_item - 1) / per_item, local);
     clsel_mutex_lock(&slot->lock);
@@ -103,7 +117,7 @@ static cl_int launch_piece(const clsel_cl_context *ctx, const kernel_program *kp
     if (err == CL_SUCCESS) err = SET_ARG(cl, k, div_shift, &shift);
     if (err == CL_SUCCESS) err = SET_ARG(cl, k, n, &n);
     if (err == CL_SUCCESS) err = SET_ARG(cl, k, rank, &rank);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, layout, &layout);
+    if (err == CL_SUCCESS) err = SET_ARG(cl, k, out_aligned, &how.out_aligned);
     if (err == CL_SUCCESS)
         err = cl->clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, num_wait, wait_list, event);
     clsel_mutex_unlock(&slot->lock);
@@ -125,10 +139,9 @@ clsel_status clsel_priv_cl_launch_kernels(clsel_cl_context *ctx, cl_command_queu
     clsel_priv_plan_split(&pieces, it, most, most);
     const kernel_program *programs[PROGRAM_FORMS] = {NULL, NULL};
     plan_iter piece;
-    cl_uint layout;
     for (int64_t k = 0; k < pieces.count; ++k) {
         clsel_priv_plan_split_box(&pieces, k, &piece);
-        const program_form form = piece_layout(&piece, w, tensors, &layout);
+        const program_form form = piece_layout(&piece, w, tensors).form;
         if (programs[form]) continue;
         const clsel_status st = clsel_priv_cl_context_program(ctx, w, form, &programs[form]);
         if (st != CLSEL_SUCCESS) return st;
@@ -141,8 +154,8 @@ clsel_status clsel_priv_cl_launch_kernels(clsel_cl_context *ctx, cl_command_queu
             last = NULL;
         }
         clsel_priv_plan_split_box(&pieces, k, &piece);
-        const program_form form = piece_layout(&piece, w, tensors, &layout);
-        err = launch_piece(ctx, programs[form], queue, &piece, w, tensors, layout, num_wait, wait_list,
+        const piece_launch how = piece_layout(&piece, w, tensors);
+        err = launch_piece(ctx, programs[how.form], queue, &piece, w, tensors, how, num_wait, wait_list,
                            event ? &last : NULL);
     }
     const char *what = "clEnqueueNDRangeKernel";
@@ -203,30 +216,30 @@ size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, cha
     plan_iter piece; /* the first launch: every other one is read the same way */
     clsel_priv_plan_split_box(&pieces, 0, &piece);
     const cl_tensor fresh = {NULL, 0, NULL, 0, 0, 1}, tensors[PLAN_OPERANDS] = {fresh, fresh, fresh, fresh};
-    cl_uint layout;
+    const piece_launch how = piece_layout(&piece, w, tensors);
     clsel_cl_access a;
-    a.aligned_form = piece_layout(&piece, w, tensors, &layout) == PROGRAM_ALIGNED;
+    a.aligned_form = how.form == PROGRAM_ALIGNED;
     a.rows_crossed = a.aligned_form ? 0 : rows_crossed(&piece, v);
     char buf[512];
     int used = snprintf(buf, sizeof buf, "%s: %s form, %lld launch%s, %.1f %% of the items across rows",
                         clsel_dtype_name(plan->dtype), a.aligned_form ? "aligned" : "general", (long long)pieces.count,
                         pieces.count == 1 ? "" : "es", 100 * a.rows_crossed);
-    double moved = 0, wide = 0;
+    double moved = 0, wide_bytes = 0;
+    const int read[PLAN_OPERANDS] = {how.kernel / 9, how.kernel / 3 % 3, how.kernel % 3, CLSEL_READ_DENSE};
     for (int op = 0; op < PLAN_OPERANDS; ++op) {
         const double size = (double)(op == PLAN_COND ? 1 : w), x = a.rows_crossed;
-        const int advances = op == PLAN_OUT || (piece.rank > 0 && piece.strides[op][0] != 0);
-        const int dense = (layout & CLSEL_LAYOUT_DENSE(op)) != 0, aligned = (layout & CLSEL_LAYOUT_ALIGNED(op)) != 0;
+        const int advances = read[op] != CLSEL_READ_FIXED, dense = read[op] == CLSEL_READ_DENSE;
+        const int wide = op == PLAN_OUT ? (int)how.out_aligned : a.aligned_form ? advances : dense;
         /* per item: V elements in one access, or one element repeated in a row; V one by
          * one across rows unless dense */
-        a.bytes[op] = (advances ? size : size / (double)v * (1 - x) + size * x);
-        a.wide[op] = !aligned ? 0 : advances && dense ? 1 : advances ? (1 - x) * size / a.bytes[op] : 0;
+        a.bytes[op] = advances ? size : size / (double)v * (1 - x) + size * x;
+        a.wide[op] = wide ? 1 : 0;
         moved += a.bytes[op];
-        wide += a.bytes[op] * a.wide[op];
-        const char *how = !advances ? "repeated along rows" : dense ? "dense" : "along rows";
-        used += snprintf(buf + used, sizeof buf - (size_t)used, "; %s %s, %.0f %% in 16-byte accesses", names[op], how,
-                         100 * a.wide[op]);
+        wide_bytes += a.bytes[op] * a.wide[op];
+        used += snprintf(buf + used, sizeof buf - (size_t)used, "; %s %s, %.0f %% in 16-byte accesses", names[op],
+                         !advances ? "repeated along rows" : dense ? "dense" : "along rows", 100 * a.wide[op]);
     }
-    used += snprintf(buf + used, sizeof buf - (size_t)used, "; all: %.1f %%", 100 * wide / moved);
+    used += snprintf(buf + used, sizeof buf - (size_t)used, "; all: %.1f %%", 100 * wide_bytes / moved);
     if (access) *access = a;
     if (text && text_size) snprintf(text, text_size, "%s", buf);
     return (size_t)used;

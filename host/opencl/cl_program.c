@@ -18,9 +18,9 @@
 _Static_assert(CLSEL_VARIANT(1, 0, 0) == PLAN_VARIANT_COND && CLSEL_VARIANT(0, 1, 0) == PLAN_VARIANT_THEN &&
                    CLSEL_VARIANT(0, 0, 1) == PLAN_VARIANT_ELSE && CLSEL_VARIANT(0, 0, 0) == 0,
                "cl/select_contract.h's CLSEL_VARIANT and host/plan/plan_iter.h's variants disagree");
-_Static_assert(CLSEL_VARIANTS == PLAN_VARIANTS && (int)KERNELS_MAX == (int)PLAN_VARIANTS, "one kernel per variant");
-_Static_assert(CLSEL_LAYOUT_DENSE(PLAN_OUT) == 8 && CLSEL_LAYOUT_ALIGNED(0) == 16,
-               "the layout flags are four dense bits, then four aligned bits, in the host's tensor slots");
+_Static_assert(CLSEL_VARIANTS == PLAN_VARIANTS && CLSEL_READ_ROWS == 1 && CLSEL_READ_FIXED == 0,
+               "a kernel's read digits 0 and 1 are the variant's bits");
+_Static_assert((int)KERNELS_MAX == CLSEL_KERNELS, "a slot per kernel");
 
 /* The embedded source (generated at build time by cmake/embed_cl.cmake). */
 extern const unsigned char clsel_priv_cl_source[];
@@ -42,8 +42,15 @@ int clsel_priv_cl_program_options(size_t elem_size, program_form form, char *opt
 
 void clsel_priv_cl_kernel_name(size_t elem_size, int k, char *name, size_t size)
 {
-    snprintf(name, size, CLSEL_KERNEL_NAME_FORMAT, (int)elem_size, (k & PLAN_VARIANT_COND) != 0,
-             (k & PLAN_VARIANT_THEN) != 0, (k & PLAN_VARIANT_ELSE) != 0);
+    snprintf(name, size, CLSEL_KERNEL_NAME_FORMAT, (int)elem_size, k / (CLSEL_READS * CLSEL_READS),
+             k / CLSEL_READS % CLSEL_READS, k % CLSEL_READS);
+}
+
+int clsel_priv_cl_form_has_kernel(program_form form, int k)
+{
+    const int dense = k / (CLSEL_READS * CLSEL_READS) == CLSEL_READ_DENSE || k / CLSEL_READS % CLSEL_READS == CLSEL_READ_DENSE ||
+                      k % CLSEL_READS == CLSEL_READ_DENSE;
+    return form == PROGRAM_ANY || !dense;
 }
 
 clsel_status clsel_cl_program_text(size_t element_bytes, int aligned, const char **source, size_t *source_size,

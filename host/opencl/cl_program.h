@@ -12,8 +12,12 @@
  * 16-byte item lies in one row and on 16-byte boundaries. */
 typedef enum program_form { PROGRAM_ANY = 0, PROGRAM_ALIGNED = 1, PROGRAM_FORMS = 2 } program_form;
 
-/* Kernels per program: one per variant (CLSEL_VARIANT). */
-enum { KERNELS_MAX = 8 };
+/* Kernel slots per program: one per way of reading the three inputs (CLSEL_KERNEL_INDEX of
+ * cl/select_contract.h); the aligned form fills only those without a dense input. */
+enum { KERNELS_MAX = 27 };
+
+/* Whether program form `form` has kernel k. */
+int clsel_priv_cl_form_has_kernel(program_form form, int k);
 
 /* The program source (not NUL-terminated). */
 void clsel_priv_cl_program_source(const char **source, size_t *size);
@@ -21,7 +25,7 @@ void clsel_priv_cl_program_source(const char **source, size_t *size);
 /* The build options of a program; 0 when they do not fit in `size` bytes. */
 int clsel_priv_cl_program_options(size_t elem_size, program_form form, char *options, size_t size);
 
-/* Kernel k (a variant) of a program for elements of elem_size bytes. */
+/* Kernel k (CLSEL_KERNEL_INDEX) of a program for elements of elem_size bytes. */
 void clsel_priv_cl_kernel_name(size_t elem_size, int k, char *name, size_t size);
 
 #endif

@@ -40,15 +40,16 @@ static double profile_ns(cl_event e, cl_profiling_info what)
 
 /* The device time of the work between `before` (a marker enqueued just ahead of it) and
  * `last` (its final command), after clFinish: a kernel's own start to end, or, where the
- * last command is a marker after several launches, the end of `before` to the end of
- * `last`. -1 when the device cannot tell. Releases both events. */
+ * last command is not the one kernel (a marker after several launches, the unmap that
+ * ends a native run), the end of `before` to the end of `last`. -1 when the device
+ * cannot tell. Releases both events. */
 double bench_cl_event_ms(cl_event before, cl_event last)
 {
     double ms = -1;
     cl_command_type type = 0;
     if (last && clGetEventInfo(last, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL) == CL_SUCCESS) {
-        const double start = type == CL_COMMAND_MARKER ? profile_ns(before, CL_PROFILING_COMMAND_END)
-                                                       : profile_ns(last, CL_PROFILING_COMMAND_START);
+        const double start = type != CL_COMMAND_NDRANGE_KERNEL ? profile_ns(before, CL_PROFILING_COMMAND_END)
+                                                               : profile_ns(last, CL_PROFILING_COMMAND_START);
         const double end = profile_ns(last, CL_PROFILING_COMMAND_END);
         if (start >= 0 && end >= start) ms = (end - start) * 1e-6;
     }

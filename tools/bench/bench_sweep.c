@@ -30,6 +30,8 @@
 
 #include "bench_sweep.h"
 
+#include "clsel_cl.h" /* clsel_cl_plan_access */
+
 #include "bench_cl.h"
 #include "bench_cpu.h"
 #include "bench_inputs.h"
@@ -287,6 +289,36 @@ void bench_sweep_summarize(const bench_report *report, bench_sweep_stats *st)
     free(events);
 }
 
+/* The OpenCL kernels' 16-byte share for a pattern's plan (bench_result.wide_share). */
+static void wide_shares(const clsel_plan *plan, bench_result *r)
+{
+    clsel_cl_access a;
+    r->wide_share = r->wide_share_before = -1;
+    if (!plan || clsel_cl_plan_access(plan, &a, NULL, 0) == 0) return;
+    double moved = 0, wide = 0;
+    for (int t = 0; t < 4; ++t) moved += a.bytes[t], wide += a.bytes[t] * a.wide[t];
+    r->wide_share = wide / moved;
+    r->wide_share_before = a.aligned_form ? r->wide_share : a.bytes[3] * a.wide[3] / moved;
+}
+
+/* The mean of the patterns' 16-byte shares, now and before, and how many patterns run
+ * the general form (where the two differ). */
+static void print_wide_shares(const bench_report *report)
+{
+    double now = 0, before = 0;
+    size_t n = 0, general = 0;
+    for (size_t i = 0; i < report->count; ++i) {
+        const bench_result *r = &report->results[i];
+        if (r->wide_share < 0) continue;
+        now += r->wide_share, before += r->wide_share_before, ++n;
+        general += r->wide_share != r->wide_share_before;
+    }
+    if (n)
+        printf("  the kernels' bytes moved in 16-byte accesses (fresh buffers), mean over the patterns: %.1f%% "
+               "(%.1f%% when only the aligned form had them; %zu of %zu patterns gain)\n",
+               100 * now / (double)n, 100 * before / (double)n, general, n);
+}
+
 static void print_summary(const bench_report *report)
 {
     bench_sweep_stats st;
@@ -303,6 +335,7 @@ static void print_summary(const bench_report *report)
         printf("  %% of copy timed by events on both sides (capped at 100): min %.1f%%, 10th percentile %.1f%%, "
                "median %.1f%%\n",
                st.event_min, st.event_p10, st.event_median);
+    print_wide_shares(report);
     size_t order[SWEEP_MAX], n = 0;
     for (size_t i = 0; i < report->count; ++i)
         if (!*report->results[i].error) order[n++] = i;
@@ -355,6 +388,7 @@ int bench_sweep(const bench_options *o, int with_opencl, int with_cpu, bench_rep
             if (!paths[p]) continue;
             bench_result *r = &paths[p]->results[paths[p]->count++];
             *r = base;
+            if (p == 0) wide_shares(plan, r);
             if (!*r->error) {
                 if (p == 0)
                     bench_cl_time(cl, o, plan, &in, r);

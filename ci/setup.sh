@@ -2,8 +2,10 @@
 # ci/setup.sh - installs what clsel needs to build and test on Debian (12) or Ubuntu:
 # a C/C++ toolchain, CMake, OpenCL on the CPU through PoCL (with the ICD loader, the
 # headers, CLBlast for the benchmark's copy baseline, and clinfo), Oclgrind (a second
-# OpenCL implementation that checks the kernels' memory accesses), Clang with libFuzzer
-# for the fuzz harnesses, and a Python virtual environment in build/venv with the
+# OpenCL implementation that checks the kernels' memory accesses), Mesa's rusticl (a
+# third), Clang with libFuzzer for the fuzz harnesses, the GPU compilers of the
+# code-generation check (clang 15 with libclc for NVIDIA and AMD, Intel's ocloc and
+# iga64), and a Python virtual environment in build/venv with the
 # packages of ci/requirements.txt (numpy, the peers OpenVINO and ONNX Runtime, pytest). Idempotent: apt-get and pip run only
 # for what is missing. Uses sudo when not run as root.
 #
@@ -16,7 +18,7 @@ packages=(
   build-essential cmake pkg-config python3 python3-venv
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev clinfo oclgrind
   clang libclang-rt-dev
-  mesa-opencl-icd clang-15 libclc-15
+  mesa-opencl-icd clang-15 libclc-15 intel-opencl-icd libigc-tools
 )
 
 missing=()

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # ci/test.sh - every test, as CI runs it: installs what is missing, builds with warnings
 # as errors, runs the whole ctest suite on the OpenCL device (PoCL in CI; a missing
-# device fails the run instead of skipping) with both kernel families, the GPU
-# code-generation check (label gpu_codegen), every OpenCL test again on Oclgrind (label
-# oclgrind: any kernel access outside a buffer fails the run) and on Mesa's rusticl
-# (label rusticl), with both families and fewer cases, then builds again with AddressSanitizer
-# and UndefinedBehaviorSanitizer and runs the C tests again under them (PoCL's and
-# LLVM's own allocations are exempt from leak checks: tests/support/lsan.supp), builds with
-# ThreadSanitizer for the CPU path and thread tests (label tsan), and runs each
-# libFuzzer harness for a minute (ci/fuzz.sh).
+# device fails the run instead of skipping) on its native path and with the OpenCL
+# kernels, the GPU code-generation check (label gpu_codegen: NVIDIA, AMD and Intel),
+# every OpenCL test again on Oclgrind (label oclgrind: any kernel access outside a
+# buffer fails the run) and on Mesa's rusticl (label rusticl), with fewer cases, then
+# builds again with AddressSanitizer and UndefinedBehaviorSanitizer and runs the C tests
+# again under them (PoCL's and LLVM's own allocations are exempt from leak checks:
+# tests/support/lsan.supp), builds with ThreadSanitizer for the CPU path and thread tests
+# (label tsan), and runs each libFuzzer harness for a minute (ci/fuzz.sh).
 #   CLSEL_REQUIRE_OPENCL=0 ci/test.sh   lets the OpenCL tests skip where no device exists
 set -euo pipefail
 cd "$(dirname "$0")/.."

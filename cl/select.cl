@@ -38,18 +38,6 @@
  * with its own 64-bit offsets.
  */
 
-#if CLSEL_WIDTH == 1
-typedef uchar clsel_elem;
-#elif CLSEL_WIDTH == 2
-typedef ushort clsel_elem;
-#elif CLSEL_WIDTH == 4
-typedef uint clsel_elem;
-#elif CLSEL_WIDTH == 8
-typedef ulong clsel_elem;
-#else
-#error "CLSEL_WIDTH must be 1, 2, 4 or 8"
-#endif
-
 /* A kernel's cond parameter is restrict (cl/select_contract.h); the helper that takes
  * the kernel's parameters redefines this to nothing around its definition, since
  * inlining a restrict parameter leaves scope intrinsics that Oclgrind cannot run. */
@@ -59,13 +47,14 @@ typedef ulong clsel_elem;
  * specialise them and their private arrays stay in registers. */
 #define CLSEL_INLINE static inline __attribute__((always_inline))
 
-/* Per width: V, the vector of V elements, cond's V bytes as they are loaded at V-byte
+/* Per width: the element, V, the vector of V elements, cond's V bytes as they are loaded at V-byte
  * alignment (and made from gathered bytes), the 16 bytes of an element repeated, and
  * cond's mask (0xFF.. for each element whose cond byte is nonzero). The 16-byte values
  * are uint4 from load to store: vectors of small elements would reach NVPTX as uchar16
  * and the like, which it splits into 4-byte accesses. */
 #define CLSEL_NONZERO(w) ((((w) & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | (w)) /* bit 7 of each byte: byte != 0 */
 #if CLSEL_WIDTH == 1
+typedef uchar clsel_elem;
 #define CLSEL_V 16
 typedef uchar16 clsel_vec;
 typedef uint4 clsel_cond_words;
@@ -78,6 +67,7 @@ typedef uint4 clsel_cond_words;
 CLSEL_INLINE uint4 clsel_mask(uint4 c) { return ((CLSEL_NONZERO(c) >> 7) & 0x01010101u) * 0xFFu; }
 CLSEL_INLINE void clsel_put(uint *w, uint k, clsel_elem x) { w[k >> 2] |= (uint)x << ((k & 3) * 8); }
 #elif CLSEL_WIDTH == 2
+typedef ushort clsel_elem;
 #define CLSEL_V 8
 typedef ushort8 clsel_vec;
 typedef uint2 clsel_cond_words;
@@ -96,6 +86,7 @@ CLSEL_INLINE uint4 clsel_mask(uint2 c)
 }
 CLSEL_INLINE void clsel_put(uint *w, uint k, clsel_elem x) { w[k >> 1] |= (uint)x << ((k & 1) * 16); }
 #elif CLSEL_WIDTH == 4
+typedef uint clsel_elem;
 #define CLSEL_V 4
 typedef uint4 clsel_vec;
 typedef uint clsel_cond_words;
@@ -112,6 +103,7 @@ CLSEL_INLINE uint4 clsel_mask(uint c)
 }
 CLSEL_INLINE void clsel_put(uint *w, uint k, clsel_elem x) { w[k] = x; }
 #elif CLSEL_WIDTH == 8
+typedef ulong clsel_elem;
 #define CLSEL_V 2
 typedef ulong2 clsel_vec;
 typedef ushort clsel_cond_words;
@@ -127,6 +119,8 @@ CLSEL_INLINE uint4 clsel_mask(ushort c)
     return (uint4)(lo, lo, hi, hi);
 }
 CLSEL_INLINE void clsel_put(uint *w, uint k, clsel_elem x) { w[2 * k] = (uint)x, w[2 * k + 1] = (uint)(x >> 32); }
+#else
+#error "CLSEL_WIDTH must be 1, 2, 4 or 8"
 #endif
 
 /* x / d for x < 2^31, as (mul_hi(x, m) + x) >> s with the host's m and s for d
@@ -333,12 +327,4 @@ CLSEL_INLINE void clsel_last_item(CLSEL_PARAMS(clsel_elem), const clsel_geometry
 #define CLSEL_DENSE_KERNELS_T CLSEL_KERNELS_T
 #endif
 
-#if CLSEL_WIDTH == 1
-CLSEL_WIDTH_KERNELS(1)
-#elif CLSEL_WIDTH == 2
-CLSEL_WIDTH_KERNELS(2)
-#elif CLSEL_WIDTH == 4
-CLSEL_WIDTH_KERNELS(4)
-#elif CLSEL_WIDTH == 8
-CLSEL_WIDTH_KERNELS(8)
-#endif
+CLSEL_WIDTH_KERNELS(CLSEL_WIDTH)

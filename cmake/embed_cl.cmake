@@ -1,7 +1,7 @@
 # embed_cl.cmake - turns OpenCL C source files into one C byte array, concatenated in
 # order (run with cmake -P):
-#   cmake "-DINPUTS=cl/select_contract.h|cl/select_common.cl|cl/select_blocks.cl"
-#         -DOUTPUT=blocks_cl_source.c -DSYMBOL=clsel_priv_blocks_cl_source -P embed_cl.cmake
+#   cmake "-DINPUTS=cl/select_contract.h|cl/select.cl"
+#         -DOUTPUT=cl_source.c -DSYMBOL=clsel_priv_cl_source -P embed_cl.cmake
 # A byte array, not a string literal: compilers limit literal length (MSVC C2026).
 foreach(var INPUTS OUTPUT SYMBOL)
   if(NOT DEFINED ${var})

@@ -46,7 +46,7 @@
  * out over threads. Not measured. */
 #define CPU_ROW_PIECE_BYTES ((int64_t)1 << 20)
 
-/* Long rows are walked chunk by chunk (clsel_priv_cpu_tiles_rows) in chunks of this many
+/* Long rows are walked chunk by chunk (cpu_walk.c, tiles_rows) in chunks of this many
  * bytes of output, when a row holds at least two. The block size from before
  * CPU_BLOCK_BYTES grew to 64 KiB, kept for tiling; not measured on its own. */
 #define CPU_TILE_BYTES 8192
@@ -142,7 +142,7 @@
  * most 1/RUNTIME_CHUNK_MEMORY_SHARE of the device's memory). Small chunks win on PoCL,
  * where every run's fresh buffers are page-faulted in: a 1 GiB u8 select took
  * 960-1220 ms in 256 MiB chunks, 570 ms in 64 MiB, 360-400 ms in 16 MiB, 320-390 ms in
- * 8 MiB and 220-290 ms in 1-4 MiB chunks (second and third runs; runtime_chunked.c). On
+ * 8 MiB and 220-290 ms in 1-4 MiB chunks (second and third runs; runtime_device.c). On
  * a GPU a 4 MiB transfer is still long against a launch (~200 us at 20 GB/s); not
  * measured on one. */
 #define RUNTIME_CHUNK_MAX_BYTES ((uint64_t)4 << 20)
@@ -154,7 +154,7 @@
 
 /* AUTO on a discrete device times both paths once on this many u8 elements (32 MiB moved
  * per run, past every cache, a few milliseconds per run) and keeps the better of
- * RUNTIME_CALIBRATION_RUNS runs per path (runtime_calibrate.c). Not measured: chosen to
+ * RUNTIME_CALIBRATION_RUNS runs per path (runtime_run.c). Not measured: chosen to
  * be past the caches and short against a model load. */
 #define RUNTIME_CALIBRATION_ELEMENTS ((int64_t)8 << 20)
 #define RUNTIME_CALIBRATION_RUNS 2

@@ -1,60 +1,37 @@
-/* cpu_blocks.c - the CPU path's walk over an iteration space (cpu_blocks.h): blocks of
- * consecutive output elements, what each input reads inside a block, the order of the
- * blocks, and the periodic shuffle tables of gathered inputs.
- *
- * Why blocks: after collapsing, the innermost dim is often short (an RGB-like 3, a
- * [N,1] operand against a [1,13] one, interleaved broadcast dims), and a loop built
- * around one row pays its fixed cost every few elements. A block takes several whole
- * inner dims at once, hundreds or thousands of elements, so that the fixed cost is paid
- * once per block; inside it an input is one contiguous run, one value, or a pattern
- * that the back end gathers into a small buffer and keeps while the next blocks read
- * the same elements.
- *
- * Why an order: a gathered input is reused only by consecutive blocks that start at
- * the same element of it, i.e. along a level where its stride is 0. Row-major order
- * puts the chunks of dim `inner` fastest, which helps nobody when every input moves
- * along that dim; the level along which the most gather work repeats goes fastest
- * instead (the idea of TensorIterator's reorder_dimensions in PyTorch,
- * aten/src/ATen/TensorIterator.cpp, applied to whole blocks). Blocks stay contiguous
- * runs of the output whatever the order. */
+/* cpu_blocks.c - the blocks of the CPU path's walk, their order, and where shuffle tables pay (cpu_blocks.h). Why
+ * blocks: after collapsing, the innermost dim is often short (an RGB-like 3, a [N,1] operand against a [1,13] one,
+ * interleaved broadcast dims), and a loop around one row pays its fixed cost every few elements; a block of several
+ * whole inner dims pays it once per hundreds or thousands. Why an order: a gathered input is reused only by consecutive
+ * blocks that start at the same element of it (along a level where its stride is 0). Row-major order puts the chunks of
+ * dim `inner` fastest, which helps nobody when every input moves along that dim; the level along which the most gather
+ * work repeats goes fastest instead (PyTorch's TensorIterator reorder_dimensions, aten/src/ATen/TensorIterator.cpp, for
+ * whole blocks). Blocks stay contiguous runs of the output in any order. */
 #include <string.h>
 
 #include "common/tuning_constants.h" /* CPU_GATHER_MOVE_BYTES, CPU_ORDER_MARGIN, CPU_TABLE_* */
 #include "cpu/cpu_blocks.h"
 
 /* The extent of block dim d: dims below `inner` whole, then `split` indices of it. */
-static int64_t block_extent(const cpu_blocks *b, int32_t d)
-{
-    return d < b->inner ? b->it->dims[d] : b->split;
-}
+static int64_t block_extent(const cpu_blocks *b, int32_t d) { return d < b->inner ? b->it->dims[d] : b->split; }
+static int block_dims(const cpu_blocks *b) { return b->inner < b->it->rank ? b->inner + 1 : b->inner; }
 
-static int block_dims(const cpu_blocks *b)
+/* How input `op` is read inside a block: fixed (stride 0 along every block dim), a run (dense: block element j is input
+ * element offset + j), or a pattern. */
+static cpu_access block_access(const cpu_blocks *b, int op)
 {
-    return b->inner < b->it->rank ? b->inner + 1 : b->inner;
-}
-
-/* Whether input `op` is dense over the block's dims: element j of the block is element
- * offset + j of the input. */
-static int dense_over(const cpu_blocks *b, int op)
-{
+    int fixed = 1, dense = 1;
     int64_t step = 1;
     for (int32_t d = 0; d < block_dims(b); ++d) {
         const int64_t extent = block_extent(b, d);
-        if (extent > 1 && b->it->strides[op][d] != step) return 0;
+        fixed &= extent <= 1 || b->it->strides[op][d] == 0;
+        dense &= extent <= 1 || b->it->strides[op][d] == step;
         step *= extent;
     }
-    return 1;
+    return fixed ? CPU_ACCESS_FIXED : dense ? CPU_ACCESS_RUN : CPU_ACCESS_PATTERN;
 }
 
-static int fixed_over(const cpu_blocks *b, int op)
-{
-    for (int32_t d = 0; d < block_dims(b); ++d)
-        if (block_extent(b, d) > 1 && b->it->strides[op][d] != 0) return 0;
-    return 1;
-}
-
-/* What gathering input `op` for one block costs, in wide moves: one per run (the
- * innermost dims along which it is contiguous or broadcast), plus the bytes written. */
+/* Gathering input `op` for one block, in wide moves: one per run (the innermost dims it is contiguous or broadcast
+ * along), plus the bytes written. */
 static double gather_cost(const cpu_blocks *b, int op)
 {
     int64_t run = 1;
@@ -104,12 +81,10 @@ void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, i
     b->it = it;
     b->w = w;
     if (target < 1) target = 1;
-    b->inner = 0;
     b->inner_elements = 1;
     if (b->it->rank > 0 && b->it->dims[0] < long_row)
         while (b->inner < b->it->rank && b->inner_elements * b->it->dims[b->inner] <= target)
             b->inner_elements *= b->it->dims[b->inner++];
-    b->levels = 0;
     b->chunk_level = -1;
     b->split = b->last_split = 1;
     if (b->inner < b->it->rank) {
@@ -133,10 +108,7 @@ void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, i
     b->elements = b->inner_elements * b->split;
     b->count = it->count > 0;
     for (int32_t l = 0; l < b->levels; ++l) b->count *= b->extent[l];
-    for (int op = 0; op < 3; ++op)
-        b->access[op] = fixed_over(b, op)   ? CPU_ACCESS_FIXED
-                        : dense_over(b, op) ? CPU_ACCESS_RUN
-                                                  : CPU_ACCESS_PATTERN;
+    for (int op = 0; op < 3; ++op) b->access[op] = block_access(b, op);
     for (int op = 0; op < 3; ++op)
         b->periodic[op] = b->access[op] == CPU_ACCESS_PATTERN && b->inner < b->it->rank && b->split > 1 &&
                           b->it->strides[op][b->inner] == 0;
@@ -177,7 +149,6 @@ void clsel_priv_cpu_block_skip(const cpu_blocks *b, cpu_block *at, int64_t k)
     clsel_priv_cpu_block_next(b, at);
 }
 
-
 void clsel_priv_cpu_period(const cpu_blocks *b, int op, size_t w, cpu_period *p)
 {
     const plan_iter *it = b->it;
@@ -189,8 +160,7 @@ void clsel_priv_cpu_period(const cpu_blocks *b, int op, size_t w, cpu_period *p)
     int64_t run = 1;
     while (p->run_dims < top && stride[p->run_dims] == (p->copies ? run : 0)) run *= it->dims[p->run_dims++];
     p->run_bytes = run * (int64_t)w;
-    /* A short contiguous run repeated along the next dims is one wider element repeated:
-     * a splat of that width (3 bytes repeated 8 times is no such thing). */
+    /* A short run repeated along the next dims is a splat of one wider element (3 bytes repeated is no such thing). */
     if (p->copies && p->run_dims < top && stride[p->run_dims] == 0 && p->run_bytes <= 8 &&
         (p->run_bytes & (p->run_bytes - 1)) == 0) {
         p->copies = 0;
@@ -202,13 +172,10 @@ void clsel_priv_cpu_period(const cpu_blocks *b, int op, size_t w, cpu_period *p)
     int32_t most = 0;
     for (int64_t bytes = (int64_t)w; most < top && bytes * it->dims[most] <= CPU_TABLE_BYTES;)
         bytes *= it->dims[most++];
-    /* Worth it where the loop it replaces does more than one store per 16 bytes: runs
-     * shorter than a piece, or a dim along which the run is copied again (a tile rebuilt
-     * per index) among the dims the table takes. Runs of 16-63 bytes stepping along every
-     * dim above are one splat or copy each, cheaper than a piece per 16 bytes: i16 then
-     * [553655,7,1] against [7,13] ran at 2.5x the time shuffled. A table of the run alone
-     * gains nothing where the run moves in one splat or copy: such tables made three
-     * patterns with runs of 4-12 bytes 1.8-2.1x slower. */
+    /* Worth it where the loop it replaces does more than one store per 16 bytes: runs shorter than a piece, or a dim
+     * the table takes along which the run is copied again (a tile rebuilt per index). Runs of 16-63 bytes stepping
+     * along every dim above are one splat or copy each, cheaper (i16 then [553655,7,1] against [7,13] ran at 2.5x the
+     * time shuffled), and tables of a run alone made three patterns with runs of 4-12 bytes 1.8-2.1x slower. */
     int32_t repeated = p->run_dims;
     while (repeated < most && stride[repeated] != 0) ++repeated;
     const int32_t fewest = p->run_bytes < 16 ? p->run_dims + 1 : repeated + 1;

@@ -1,15 +1,11 @@
-/* cpu_blocks.h - how the CPU path walks an iteration space (cpu_blocks.c): in blocks of
- * consecutive output elements, what each input reads inside a block, the order of the
- * blocks, and where a gathered input's periodic shuffle table pays. */
+/* cpu_blocks.h - the CPU path's walk over an iteration space in blocks of consecutive output elements (cpu_blocks.c):
+ * what each input reads inside a block, the order of the blocks, where a gathered input's shuffle table pays. */
 #ifndef CLSEL_HOST_CPU_BLOCKS_H
 #define CLSEL_HOST_CPU_BLOCKS_H
 
-#include <stddef.h>
-
 #include "plan/plan_iter.h"
 
-/* Each block is dims [0, inner) whole and `split` consecutive indices of dim `inner`
- * (fewer at the end of that dim). Inside a block, each input is read as one of: */
+/* A block: dims [0, inner) whole and `split` indices of dim `inner` (fewer at its end). In it an input is one of: */
 typedef enum cpu_access {
     CPU_ACCESS_RUN = 0,     /* a contiguous run: block element j is input element offset + j */
     CPU_ACCESS_FIXED = 1,   /* one element for the whole block */
@@ -25,54 +21,38 @@ typedef struct cpu_blocks {
     int64_t elements;       /* elements in a full block: inner_elements * split */
     int64_t count;          /* blocks in the whole space */
     cpu_access access[3];   /* cond, then, else */
-    /* Per input: 1 for a pattern that stays put along dim `inner` (stride 0), so that a
-     * block's elements are its first inner_elements repeated `split` times. */
-    int8_t periodic[3];
-    /* The order of the blocks: an odometer over `levels` levels, fastest first. Each is
-     * one dim above `inner`, or (at chunk_level; -1 when inner == rank) the blocks
-     * along dim `inner`, of which there are extent[chunk_level] with `split` indices
-     * each but the last (last_split). step[t][l]: tensor t's element offset from one
-     * index of level l to the next. The level that goes fastest is the one along which
-     * the gathered inputs stay the same most. */
+    int8_t periodic[3];     /* a pattern, stride 0 along dim `inner`: blocks repeat their first row `split` times */
+    /* The order of the blocks: an odometer over `levels` levels, fastest first. Each is one dim above `inner`, or (at
+     * chunk_level; -1 when inner == rank) the extent[chunk_level] blocks along dim `inner`, of `split` indices each but
+     * the last (last_split). step[t][l]: tensor t's element offset from one index of level l to the next. */
     int32_t levels, chunk_level;
-    int64_t last_split;
-    int64_t extent[CLSEL_MAX_RANK];
-    int64_t step[PLAN_OPERANDS][CLSEL_MAX_RANK];
+    int64_t last_split, extent[CLSEL_MAX_RANK], step[PLAN_OPERANDS][CLSEL_MAX_RANK];
 } cpu_blocks;
 
 /* One block of the walk: where it starts in every tensor (the space's base included). */
 typedef struct cpu_block {
-    int64_t split;
-    int64_t offset[PLAN_OPERANDS];
-    int64_t coord[CLSEL_MAX_RANK];
+    int64_t split, offset[PLAN_OPERANDS], coord[CLSEL_MAX_RANK];
 } cpu_block;
 
-/* Blocks of at most `target` elements (one, when target < 1); when the innermost dim
- * has `long_row` elements or more, blocks are pieces of single rows (every input then
- * a run or fixed), since gathering pays only for short rows. Only for a non-empty space. */
+/* Blocks of at most `target` elements (one, when target < 1) of a non-empty space; when the innermost dim has
+ * `long_row` elements or more, pieces of single rows (each input a run or fixed): gathering pays only on short rows. */
 void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, int64_t long_row, cpu_blocks *b);
-/* Block `index` of the walk (0 <= index < count), the one after it, and k blocks on
- * (k >= 1, at most to the first block of the next line of level 0). */
+/* Block `index` of the walk (0 <= index < count), the one after it, and k blocks on (k >= 1, at most to the first block
+ * of the next line of level 0). */
 void clsel_priv_cpu_block_at(const cpu_blocks *b, int64_t index, cpu_block *at);
 void clsel_priv_cpu_block_next(const cpu_blocks *b, cpu_block *at);
 void clsel_priv_cpu_block_skip(const cpu_blocks *b, cpu_block *at, int64_t k);
 
-/* How a gathered input is read inside a block, and where a periodic shuffle table pays
- * for it: its elements over dims [0, L) of a block (L <= inner) repeat with every index
- * of dim L, so one table of L dims' worth of bytes, each 16-byte piece a shuffle of one
- * small source window, makes every row of the block. */
+/* How a gathered input is read inside a block, and where a periodic shuffle table pays: its elements over dims [0, L)
+ * (L <= inner) repeat with every index of dim L, so one table of them makes every row of the block. */
 typedef struct cpu_period {
-    /* The run: dims [0, run_dims) that one loop trip moves, run_bytes bytes: contiguous
-     * (copies) or one element repeated (element bytes wide; a short contiguous run
-     * repeated along the next dims counts as one wider element). */
+    /* the run: dims [0, run_dims), run_bytes bytes, contiguous (copies) or one `element`-byte element repeated */
     int32_t run_dims;
     int copies;
     size_t element;
     int64_t run_bytes;
-    /* A table over dims [0, L) pays for fewest <= L <= most (both 0 when none does). */
-    int32_t fewest, most;
+    int32_t fewest, most; /* a table over dims [0, L) pays for fewest <= L <= most (both 0 when none does) */
 } cpu_period;
-
 /* Input `op`'s period in blocks `b`, for elements of w bytes. */
 void clsel_priv_cpu_period(const cpu_blocks *b, int op, size_t w, cpu_period *p);
 

@@ -1,33 +1,23 @@
-/* cpu_gather.c - the CPU path's gather: one input's elements for one block, in block
- * order, into a small buffer that the select loop then reads as a contiguous run.
- *
- * The block's dims are walked from the outermost down. The innermost dims over which
- * the input is contiguous (or broadcast) make one run, moved with a few wide loads and
- * stores; a dim along which the input is broadcast is built once and then copied, so
- * that a broadcast input costs little more than the copies; any other dim repeats the
- * walk below it at the next source offset. Short rows make the runs short (a [N,1]
- * input against [N,24] is a run of 24 bytes per row), so the loops over runs are
- * specialised on the element width and on runs of at most 16 or 32 bytes: a run is
- * then one or two stores, not a loop. Where runs are shorter still, or copied along a
- * dim (an element repeated over a short dim, a short row tiled, or both), the inner
- * levels become one periodic shuffle: a table of 16-byte pieces, each a byte shuffle
- * of one or two source loads at fixed offsets (choose_shuffle). */
+/* cpu_gather.c - the CPU path's gather (cpu_gather.h), walking the block's dims from the outermost down. The innermost
+ * dims over which the input is contiguous (or broadcast) make one run, moved with a few wide loads and stores; a dim it
+ * is broadcast along is built once and copied, so a broadcast input costs little more than the copies. Short rows make
+ * short runs (a [N,1] input against [N,24]: 24 bytes per row), so the run loops are specialised on the element width
+ * and on runs of at most 16 or 32 bytes: one or two stores, not a loop. Runs shorter still, or copied along a dim (an
+ * element repeated over a short dim, a short row tiled, or both), become one periodic shuffle (choose_shuffle). */
 #include <string.h>
 
 #include "common/element_width.h"
-#include "common/tuning_constants.h" /* CPU_SHUFFLE_PIECES */
 #include "cpu/cpu_gather.h"
 
 /* Moves k bytes through registers (loads before stores, so the two may overlap). */
-#define MOVE(dst, src, k)         \
-    do {                          \
-        uint8_t moved_[k];        \
-        memcpy(moved_, (src), k); \
-        memcpy((dst), moved_, k); \
+#define MOVE(dst, src, k)                                                                                              \
+    do {                                                                                                               \
+        uint8_t moved_[k];                                                                                             \
+        memcpy(moved_, (src), k);                                                                                      \
+        memcpy((dst), moved_, k);                                                                                      \
     } while (0)
 
-/* Exactly n bytes from src to dst, in overlapping wide moves (no byte past either end
- * is touched: the source may end right there). */
+/* Exactly n bytes in overlapping wide moves (no byte past either end is touched: the source may end right there). */
 static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n)
 {
     if (n >= 32) {
@@ -51,41 +41,29 @@ static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n)
     }
 }
 
-/* The loops over `n` runs of g->run_bytes each, the k-th read at src + k * step and
- * written right after the one before. Splats (one element repeated) write whole 16- or
- * 32-byte stores, up to 31 bytes past a run's end: the buffer has CPU_GATHER_SLACK bytes
- * of room, and what lands past a run is overwritten by the next one. */
-typedef cpu_run_loop run_loop;
-
-/* One splat loop per element width W and store reach: REACH bytes per run (16 or 32,
- * for runs at most that long: a fixed count of 8-byte stores the compiler unrolls), or
- * with REACH 0 the run's own length rounded up to 8 bytes. */
-#define SPLAT_LOOP(NAME, W, T, REPEAT, REACH)                                                                 \
-    static void NAME(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, \
-                     int64_t step, const uint8_t *src_end)                                                    \
-    {                                                                                                         \
-        (void)src_end;                                                                                        \
-        const size_t bytes = g->run_bytes, reach = REACH ? REACH : bytes;                                     \
-        for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {                                          \
-            T v;                                                                                              \
-            memcpy(&v, src, W);                                                                               \
-            const uint64_t p = (uint64_t)v * REPEAT;                                                          \
-            for (size_t i = 0; i < reach; i += 8) memcpy(dst + i, &p, 8);                                     \
-        }                                                                                                     \
+/* Splats write up to 31 bytes past a run (CPU_GATHER_SLACK; the next run overwrites them). REACH 16 or 32 (runs at most
+ * that long): a fixed count of 8-byte stores the compiler unrolls; REACH 0: the run's length rounded up to 8 bytes. */
+#define SPLAT_LOOP(NAME, W, T, REPEAT, REACH)                                                                          \
+    static void NAME(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n,          \
+                     int64_t step, const uint8_t *src_end)                                                             \
+    {                                                                                                                  \
+        (void)src_end;                                                                                                 \
+        const size_t bytes = g->run_bytes, reach = REACH ? REACH : bytes;                                              \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {                                                   \
+            T v;                                                                                                       \
+            memcpy(&v, src, W);                                                                                        \
+            const uint64_t p = (uint64_t)v * REPEAT;                                                                   \
+            for (size_t i = 0; i < reach; i += 8) memcpy(dst + i, &p, 8);                                              \
+        }                                                                                                              \
     }
-#define SPLAT_RUNS(W, T, REPEAT)                  \
-    SPLAT_LOOP(splat16_##W, W, T, REPEAT, 16)     \
-    SPLAT_LOOP(splat32_##W, W, T, REPEAT, 32)     \
+#define SPLAT_RUNS(W, T, REPEAT)                                                                                       \
+    SPLAT_LOOP(splat16_##W, W, T, REPEAT, 16)                                                                          \
+    SPLAT_LOOP(splat32_##W, W, T, REPEAT, 32)                                                                          \
     SPLAT_LOOP(splat_##W, W, T, REPEAT, 0)
+SPLAT_RUNS(1, uint8_t, 0x0101010101010101ull) SPLAT_RUNS(2, uint16_t, 0x0001000100010001ull)
+SPLAT_RUNS(4, uint32_t, 0x0000000100000001ull) SPLAT_RUNS(8, uint64_t, 1ull)
 
-SPLAT_RUNS(1, uint8_t, 0x0101010101010101ull)
-SPLAT_RUNS(2, uint16_t, 0x0001000100010001ull)
-SPLAT_RUNS(4, uint32_t, 0x0000000100000001ull)
-SPLAT_RUNS(8, uint64_t, 1ull)
-
-/* Runs of up to 32 bytes: one 32-byte move while the source has 32 bytes left (the
- * bytes past the run are written into the buffer's room, then overwritten), else an
- * exact copy. */
+/* Runs of up to 32 bytes: one 32-byte move (past the run into the buffer's room) while the source has 32 bytes left. */
 static void copy32(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n,
                    int64_t step, const uint8_t *src_end)
 {
@@ -106,46 +84,31 @@ static void copy_any(const cpu_gather_walk *g, uint8_t *restrict dst, const uint
     for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) copy_run(dst, src, bytes);
 }
 
-static run_loop pick_run_loop(int copies, size_t w, size_t bytes)
+static cpu_run_loop pick_run_loop(int copies, size_t w, size_t bytes)
 {
-    static const run_loop splats[3][4] = {{splat16_1, splat16_2, splat16_4, splat16_8},
-                                          {splat32_1, splat32_2, splat32_4, splat32_8},
-                                          {splat_1, splat_2, splat_4, splat_8}};
-    const int wi = clsel_priv_width_index(w);
+    static const cpu_run_loop splats[3][4] = {{splat16_1, splat16_2, splat16_4, splat16_8},
+                                              {splat32_1, splat32_2, splat32_4, splat32_8},
+                                              {splat_1, splat_2, splat_4, splat_8}};
     if (copies) return bytes <= 32 ? copy32 : copy_any;
-    return splats[bytes <= 16 ? 0 : bytes <= 32 ? 1 : 2][wi];
+    return splats[bytes <= 16 ? 0 : bytes <= 32 ? 1 : 2][clsel_priv_width_index(w)];
 }
 
-/* One element of w bytes (1, 2, 4 or 8) repeated over 8 bytes. */
-static inline uint64_t repeated(const uint8_t *src, size_t w)
-{
-    static const uint64_t spread[9] = {0, 0x0101010101010101ull, 0x0001000100010001ull, 0, 0x0000000100000001ull,
-                                       0, 0, 0, 1};
-    uint64_t v = 0;
-    memcpy(&v, src, w); /* little-endian: the low w bytes */
-    return v * spread[w];
-}
-
-/* dst[0, size) copied n - 1 more times after itself; up to 31 bytes past the end may be
- * written (as by the splats). A pattern of 1, 2, 4 or 8 bytes is spread over a register
- * and stored 32 bytes at a time; other short ones are built up to 64 bytes byte by byte
- * (wide loads of something just stored in smaller pieces stall the store forwarding)
- * and written in 32-byte windows that start on pattern boundaries; longer ones are
- * copied with memcpy, doubling the copied part each time. */
+/* dst[0, size) copied n - 1 more times after itself, up to 31 bytes past the end (as by the splats): 1, 2, 4 or 8 bytes
+ * spread over a register, other short patterns built up to 64 bytes byte by byte (wide loads of something just stored
+ * in smaller pieces stall the store forwarding) and written in 32-byte windows, longer ones doubled with memcpy. */
 static void replicate(uint8_t *dst, size_t size, int64_t n)
 {
     const size_t total = size * (size_t)n;
     if (size <= 8 && (size & (size - 1)) == 0) {
-        const uint64_t p = repeated(dst, size);
-        for (size_t at = size; at < total; at += 32) {
-            memcpy(dst + at, &p, 8);
-            memcpy(dst + at + 8, &p, 8);
-            memcpy(dst + at + 16, &p, 8);
-            memcpy(dst + at + 24, &p, 8);
-        }
+        static const uint64_t spread[9] = {0, 0x0101010101010101ull, 0x0001000100010001ull, 0, 0x0000000100000001ull,
+                                           0, 0, 0, 1};
+        uint64_t p = 0;
+        memcpy(&p, dst, size); /* little-endian: the low `size` bytes, spread over 8 */
+        p *= spread[size];
+        for (size_t at = size; at < total; at += 32)
+            for (size_t i = 0; i < 32; i += 8) memcpy(dst + at + i, &p, 8);
     } else if (size <= 32) {
-        /* the pattern doubled up to 64 bytes or more (a byte loop with a division per
-         * byte cost 5 instructions per output byte) */
+        /* doubled up to 64 bytes or more (a byte loop with a division per byte cost 5 instructions per output byte) */
         uint8_t pattern[128];
         memcpy(pattern, dst, size);
         for (size_t have = size; have < 64; have *= 2) memcpy(pattern + have, pattern, have);
@@ -160,15 +123,9 @@ static void replicate(uint8_t *dst, size_t size, int64_t n)
     }
 }
 
-/* ---- periodic shuffles -------------------------------------------------------------- */
-
-/* The table of `rows` runs of `run` bytes (levels [0, levels)), each `step` source
- * bytes after the one before; bytes past the last run repeat its last byte's source.
- * 0 where a piece's source bytes span more than two loads' window of 32 bytes. Where
- * all the table's bytes lie in one such window, every piece reads that one (loaded
- * once per table). The source offsets are walked in order (an odometer over the
- * levels, no division per byte): a table is made for every walk, so it must
- * cost little. */
+/* The table of `rows` runs of `run` bytes (levels [0, levels)), `step` source bytes apart, bytes past the last run
+ * repeating its last byte's source; 0 where a piece's source spans over 32 bytes (every piece reads one window where
+ * the whole table's does not). An odometer walks the levels, no division per byte: made per walk, it must be cheap. */
 static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int64_t rows, int64_t step,
                          cpu_shuffle_table *t)
 {
@@ -221,13 +178,10 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
     return 1;
 }
 
-/* The shuffle table the input's period allows (cpu_period: an element repeated over a
- * short dim, a short row tiled, or both interleaved: 20,000 rows of [8,1] f32 against
- * [1,5] ran at 6 % of memcpy as runs of 20 bytes, each row's tile rebuilt): the most
- * levels whose every 16-byte piece comes from a 32-byte window of the source. The level
- * above them steps from one run to the next, and a table over several runs makes a
- * whole number of pieces where their windows allow. The block's levels below `inner`
- * are the space's dims one for one (it has no dim of 1). */
+/* The shuffle table the input's period allows (cpu_period: an element repeated over a short dim, a short row tiled, or
+ * both: 20,000 rows of [8,1] f32 against [1,5] ran at 6 % of memcpy as runs of 20 bytes, each row's tile rebuilt): the
+ * most levels whose every 16-byte piece comes from a 32-byte source window; a table over several runs makes a whole
+ * number of pieces where their windows allow. Levels below `inner` are the space's dims one for one (it has no 1s). */
 static int choose_shuffle(cpu_gather_walk *g, const cpu_period *p, const cpu_loops *loops)
 {
     if (!p->most || !loops->shuffle) return 0;
@@ -241,7 +195,7 @@ static int choose_shuffle(cpu_gather_walk *g, const cpu_period *p, const cpu_loo
     const int64_t step = best < g->levels ? g->step[best] : 0;
     int64_t rows = 1;
     while (rows * run % 16) ++rows; /* 16 / gcd(run, 16) */
-    g->group.rows = 0; /* build_shuffle sets it only where the windows fit */
+    g->group.rows = 0;              /* build_shuffle sets it only where the windows fit */
     if (rows > 1 && step) build_shuffle(g, best, run, rows, step, &g->group);
     g->row.advance = step;
     g->run_levels = best;
@@ -264,20 +218,17 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
         g->step[g->levels] = it->strides[op][d] * (int64_t)w;
         ++g->levels;
     }
-    /* The run and the table, as cpu_period describes them (the levels below `inner` are
-     * its dims; a level that splits the dim `inner` stays out of both, since its extent
-     * changes from block to block). */
+    /* The run and table as cpu_period has them; a level splitting dim `inner` stays out: its extent varies by block. */
     cpu_period p;
     clsel_priv_cpu_period(b, op, w, &p);
     g->run_copies = g->levels > 0 && p.copies;
     g->run_levels = p.run_dims;
     g->run_bytes = (size_t)p.run_bytes;
-    const size_t element = p.element;
+    g->element = p.element;
     g->shuffled = 0;
     choose_shuffle(g, &p, loops);
-    /* Levels above the run that continue one another (the next one's step is this one's
-     * whole extent) are one level: one call of the run loop covers both. The split
-     * dim's level keeps what multiplies its per-block extent. */
+    /* Levels above the run that continue one another (the next one's step is this one's whole extent) become one, for
+     * one call of the run loop; the split dim's level keeps what multiplies its per-block extent. */
     int kept = g->run_levels, split_level = -1;
     g->split_scale = 1;
     for (int level = g->run_levels; level < g->levels; ++level) {
@@ -296,13 +247,11 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     g->size[g->run_levels] = (int64_t)g->run_bytes;
     for (int level = g->run_levels + 1; level <= g->levels; ++level)
         g->size[level] = g->size[level - 1] * g->extent[level - 1];
-    g->element = element;
-    const run_loop fast = g->shuffled ? loops->shuffle : loops->run_loop ? loops->run_loop(g) : NULL;
-    g->runs = fast ? fast : pick_run_loop(g->run_copies, element, g->run_bytes);
+    const cpu_run_loop fast = g->shuffled ? loops->shuffle : loops->run_loop ? loops->run_loop(g) : NULL;
+    g->runs = fast ? fast : pick_run_loop(g->run_copies, g->element, g->run_bytes);
 }
 
-static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src, uint8_t *dst,
-                         const uint8_t *src_end)
+static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src, uint8_t *dst, const uint8_t *src_end)
 {
     const int64_t n = g->extent[level], step = g->step[level], size = g->size[level];
     if (level == g->run_levels) {

@@ -1,15 +1,9 @@
-/* cpu_loops_avx2.c - the CPU path's loop table in AVX2 (cpu_loops.h), for x86-64
- * processors that have it (checked at run time; the rest of the library assumes only
- * the baseline ISA).
- *
- * Why not leave it to the compiler: the portable loops in cpu_walk.c vectorize, but
- * with the baseline ISA only 16 bytes at a time and never with non-temporal stores.
- * For outputs larger than the last-level cache, writing the output around the cache
- * (no read-for-ownership) is what brings Select to memcpy's bandwidth (measured on the
- * CI box, 2^26 f32: 18.6 GB/s with plain stores, 22.7-27.9 GB/s streamed; memcpy 26-27).
- *
- * Every element still moves as the bits of its storage width: a byte mask from
- * cond == 0, widened to the element width, blends then and else. */
+/* cpu_loops_avx2.c - the CPU path's loop table in AVX2 (cpu_loops.h), for x86-64 processors that have it (checked at
+ * run time; the rest of the library assumes only the baseline ISA). Elements move as the bits of their storage width: a
+ * byte mask from cond == 0, widened to the element width, blends then and else. Why not leave it to the compiler: the
+ * portable loops vectorize only 16 bytes at a time with the baseline ISA, and never with non-temporal stores; for
+ * outputs larger than the last-level cache, writing around the cache (no read-for-ownership) is what brings Select to
+ * memcpy's bandwidth (CI box, 2^26 f32: 18.6 GB/s with plain stores, 22.7-27.9 GB/s streamed; memcpy 26-27). */
 #include "cpu/cpu_gather.h"
 #include "cpu/cpu_loops.h"
 
@@ -19,62 +13,45 @@
 
 #define AVX2 __attribute__((target("avx2")))
 
-/* Per element width: elements per 256-bit vector, the mask of cond bytes == 0 for the
- * vector of elements at c, and a broadcast of one element. */
-AVX2 static inline __m256i zero_mask_1(const uint8_t *c)
+AVX2 static inline int load_4(const uint8_t *p)
 {
-    return _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)c), _mm256_setzero_si256());
+    int v;
+    memcpy(&v, p, 4);
+    return v;
 }
-AVX2 static inline __m256i zero_mask_2(const uint8_t *c)
-{
-    return _mm256_cmpeq_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)c)), _mm256_setzero_si256());
-}
-AVX2 static inline __m256i zero_mask_4(const uint8_t *c)
-{
-    return _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)c)), _mm256_setzero_si256());
-}
-AVX2 static inline __m256i zero_mask_8(const uint8_t *c)
-{
-    int32_t four;
-    memcpy(&four, c, 4);
-    return _mm256_cmpeq_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(four)), _mm256_setzero_si256());
-}
+
+/* Per element width: the mask of cond == 0 for the vector of elements at c, and a broadcast of one element. */
+#define ZERO_MASK(W, BITS, WIDE)                                                                                       \
+    AVX2 static inline __m256i zero_mask_##W(const uint8_t *c)                                                         \
+    {                                                                                                                  \
+        return _mm256_cmpeq_epi##BITS(WIDE, _mm256_setzero_si256());                                                   \
+    }
+ZERO_MASK(1, 8, _mm256_loadu_si256((const __m256i *)c))
+ZERO_MASK(2, 16, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)c)))
+ZERO_MASK(4, 32, _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)c)))
+ZERO_MASK(8, 64, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(load_4(c))))
 AVX2 static inline __m256i splat_1(const uint8_t *v) { return _mm256_set1_epi8((char)*v); }
 AVX2 static inline __m256i splat_2(const uint16_t *v) { return _mm256_set1_epi16((short)*v); }
 AVX2 static inline __m256i splat_4(const uint32_t *v) { return _mm256_set1_epi32((int)*v); }
 AVX2 static inline __m256i splat_8(const uint64_t *v) { return _mm256_set1_epi64x((long long)*v); }
 
-#define BLEND_SCALAR_00(i) (c[i] ? t[0] : e[0])
-#define BLEND_SCALAR_01(i) (c[i] ? t[0] : e[i])
-#define BLEND_SCALAR_10(i) (c[i] ? t[i] : e[0])
-#define BLEND_SCALAR_11(i) (c[i] ? t[i] : e[i])
-/* Moves the pointers k elements on, as far as each advances. */
-#define BLEND_ADVANCE_00(k) (c += (k))
-#define BLEND_ADVANCE_01(k) (c += (k), e += (k))
-#define BLEND_ADVANCE_10(k) (c += (k), t += (k))
-#define BLEND_ADVANCE_11(k) (c += (k), t += (k), e += (k))
-#define BLEND_VEC_1_00(i) blend_vec_1_00(c, t, e, i)
-#define BLEND_VEC_1_01(i) blend_vec_1_01(c, t, e, i)
-#define BLEND_VEC_1_10(i) blend_vec_1_10(c, t, e, i)
-#define BLEND_VEC_1_11(i) blend_vec_1_11(c, t, e, i)
-#define BLEND_VEC_2_00(i) blend_vec_2_00(c, t, e, i)
-#define BLEND_VEC_2_01(i) blend_vec_2_01(c, t, e, i)
-#define BLEND_VEC_2_10(i) blend_vec_2_10(c, t, e, i)
-#define BLEND_VEC_2_11(i) blend_vec_2_11(c, t, e, i)
-#define BLEND_VEC_4_00(i) blend_vec_4_00(c, t, e, i)
-#define BLEND_VEC_4_01(i) blend_vec_4_01(c, t, e, i)
-#define BLEND_VEC_4_10(i) blend_vec_4_10(c, t, e, i)
-#define BLEND_VEC_4_11(i) blend_vec_4_11(c, t, e, i)
-#define BLEND_VEC_8_00(i) blend_vec_8_00(c, t, e, i)
-#define BLEND_VEC_8_01(i) blend_vec_8_01(c, t, e, i)
-#define BLEND_VEC_8_10(i) blend_vec_8_10(c, t, e, i)
-#define BLEND_VEC_8_11(i) blend_vec_8_11(c, t, e, i)
+/* CV, TV, EV: cond, then, else advance (1) or stay on [0] (0). Cond advancing: a blend by the cond mask; cond fixed: a
+ * copy (TV 1) or fill (TV 0) of the chosen operand, which alone is read (it comes in as the then pointer). */
+#define LOAD(W, V, p, i) (V ? _mm256_loadu_si256((const __m256i *)((p) + (i))) : splat_##W(p))
+#define BLEND_VEC(W, T, TV, EV)                                                                                        \
+    AVX2 static inline __m256i blend_vec_##W##_##TV##EV(const uint8_t *c, const T *t, const T *e, int64_t i)           \
+    {                                                                                                                  \
+        const __m256i when_false = zero_mask_##W(c + i);                                                               \
+        const __m256i a = LOAD(W, TV, t, i), b = LOAD(W, EV, e, i);                                                    \
+        return _mm256_blendv_epi8(a, b, when_false);                                                                   \
+    }
+#define VEC(W, CV, TV, EV, i) (CV ? blend_vec_##W##_##TV##EV(c, t, e, i) : LOAD(W, TV, t, i))
+#define ELEMENT(CV, TV, EV, i) (CV ? (c[i] ? t[TV ? i : 0] : e[EV ? i : 0]) : t[TV ? i : 0])
+#define ADVANCE(CV, TV, EV, k) (c += CV ? (k) : 0, t += TV ? (k) : 0, e += EV ? (k) : 0)
 
-/* Streams the k < 16 bytes at src to dst with one byte-masked non-temporal store
- * (maskmovdqu) on the 16-byte chunk that holds dst, which cannot cross a page, so the
- * masked-out bytes around dst are never touched. For the 1-3 bytes of an output that is
- * not 4-byte aligned: plain byte stores there pull the line into the cache while the
- * rest of it is streamed, and rows of 2597 bytes took twice as long as rows of 2596
+/* k < 16 bytes streamed by one byte-masked store (maskmovdqu) on the 16-byte chunk that holds dst, which cannot cross a
+ * page (the masked-out bytes are never touched). For the 1-3 bytes of an output not 4-byte aligned: plain byte stores
+ * pull the line into the cache while the rest is streamed, and rows of 2597 bytes took twice as long as rows of 2596
  * (u8 [96,10,44,2597] under a [96,10,44,1] else: 22.6-28.4 ms against 10.9-14.6 ms). */
 AVX2 static inline void stream_few(uint8_t *dst, const uint8_t *src, size_t k)
 {
@@ -85,9 +62,7 @@ AVX2 static inline void stream_few(uint8_t *dst, const uint8_t *src, size_t k)
                         (char *)(dst - at));
 }
 
-/* Streams len bytes from src to dst, which need not be aligned: 16- and 4-byte
- * non-temporal stores where dst's alignment allows, a masked one for the bytes before
- * the first 4-byte boundary and after the last. */
+/* len bytes streamed to any dst: 16- and 4-byte stores where its alignment allows, masked ones before and after. */
 AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t len)
 {
     size_t head = (4 - ((uintptr_t)dst & 3)) & 3;
@@ -96,177 +71,108 @@ AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t le
         stream_few(dst, src, head);
         dst += head, src += head, len -= head;
     }
-    for (; len >= 4 && ((uintptr_t)dst & 15); len -= 4, dst += 4, src += 4) {
-        int v;
-        memcpy(&v, src, 4);
-        _mm_stream_si32((int *)dst, v);
-    }
+    for (; len >= 4 && ((uintptr_t)dst & 15); len -= 4, dst += 4, src += 4) _mm_stream_si32((int *)dst, load_4(src));
     for (; len >= 16; len -= 16, dst += 16, src += 16)
         _mm_stream_si128((__m128i *)dst, _mm_loadu_si128((const __m128i *)src));
-    for (; len >= 4; len -= 4, dst += 4, src += 4) {
-        int v;
-        memcpy(&v, src, 4);
-        _mm_stream_si32((int *)dst, v);
-    }
+    for (; len >= 4; len -= 4, dst += 4, src += 4) _mm_stream_si32((int *)dst, load_4(src));
     if (len) stream_few(dst, src, len);
 }
 
-/* Each loop computes one vector of output at element i with VEC(i) and comes in two
- * forms. Plain: unaligned stores, the last vector overlapping the one before it rather
- * than a scalar tail (recomputing an element gives the same bits, even in place).
- * Outputs shorter than a vector go element by element. Streamed: the whole 64-byte
- * lines in the middle with 32-byte non-temporal stores; the partial lines at either
- * end computed into a small buffer and streamed from it in 16- and 4-byte pieces
- * (and, where the output is not 4-byte aligned, one byte-masked piece at each end).
- * A line written partly streamed and partly cached costs the read the streaming
- * avoids, and the partial lines are not
- * rare: rows of 1 KiB in a 16-byte aligned buffer (malloc's) have one at each end, and
- * writing those two of 17 lines with plain stores made such rows nearly twice as slow
- * (65536 x 256 f32 under a [65536,1] else, output from malloc: 12.7-14.4 ms, 7.1 ms
- * with the ends streamed; CI box, best of 10). The next row's first piece completes
- * the line in the write-combining buffer. */
-#define LOOPS(NAME, W, T, SCALAR, VEC, ADVANCE)                                                      \
-    AVX2 static void NAME##_0(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov) \
-    {                                                                                                \
-        const T *t = tv, *e = ev;                                                                    \
-        T *o = ov;                                                                                   \
-        (void)c, (void)e;                                                                            \
-        enum { LANES = 32 / W };                                                                     \
-        if (n < LANES) {                                                                             \
-            for (int64_t i = 0; i < n; ++i) o[i] = SCALAR(i);                                        \
-            return;                                                                                  \
-        }                                                                                            \
-        int64_t i = 0;                                                                               \
-        for (; i + LANES <= n; i += LANES) _mm256_storeu_si256((__m256i *)(o + i), VEC(i));          \
-        if (i < n) _mm256_storeu_si256((__m256i *)(o + n - LANES), VEC(n - LANES));                  \
-    }                                                                                                \
-    AVX2 static void NAME##_1(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov) \
-    {                                                                                                \
-        const T *t = tv, *e = ev;                                                                    \
-        T *o = ov;                                                                                   \
-        (void)c, (void)e;                                                                            \
-        enum { LINE = 64 / W };                                                                      \
-        const uintptr_t misaligned = (uintptr_t)o & 63;                                              \
-        const int64_t lo = (int64_t)((64 - misaligned) & 63) / W;                                    \
-        if (misaligned % W || n < lo + LINE) {                                                       \
-            NAME##_0(n, c, tv, ev, ov);                                                              \
-            return;                                                                                  \
-        }                                                                                            \
-        const int64_t hi = lo + (n - lo) / LINE * LINE;                                              \
-        T part[LINE];                                                                                \
-        if (lo) {                                                                                    \
-            NAME##_0(lo, c, tv, ev, part);                                                           \
-            stream_bytes((uint8_t *)o, (const uint8_t *)part, (size_t)lo * W);                       \
-        }                                                                                            \
-        for (int64_t i = lo; i < hi; i += 32 / W) _mm256_stream_si256((__m256i *)(o + i), VEC(i));   \
-        ADVANCE(hi);                                                                                 \
-        if (n > hi) {                                                                                \
-            NAME##_0(n - hi, c, t, e, part);                                                         \
-            stream_bytes((uint8_t *)(o + hi), (const uint8_t *)part, (size_t)(n - hi) * W);          \
-        }                                                                                            \
+/* Plain loops (_0): unaligned stores, the last vector overlapping the one before rather than a scalar tail (recomputing
+ * an element gives the same bits, even in place). Streamed (_1): whole 64-byte lines with 32-byte non-temporal stores,
+ * the partial lines at the ends computed into a buffer and streamed from it: a line written partly streamed and partly
+ * cached costs the read streaming avoids, and rows of 1 KiB in a 16-byte aligned buffer (malloc's) have one at each
+ * end; plain stores on those 2 of 17 lines made them nearly twice as slow (65536 x 256 f32 under a [65536,1] else,
+ * output from malloc: 12.7-14.4 ms, 7.1 ms with the ends streamed; CI box, best of 10). The next row's first piece
+ * completes the line in the write-combining buffer. */
+#define LOOPS(NAME, W, T, CV, TV, EV)                                                                                  \
+    AVX2 static void NAME##_0(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov)                   \
+    {                                                                                                                  \
+        const T *t = tv, *e = ev;                                                                                      \
+        T *o = ov;                                                                                                     \
+        (void)c, (void)e;                                                                                              \
+        enum { LANES = 32 / W };                                                                                       \
+        if (n < LANES) {                                                                                               \
+            for (int64_t i = 0; i < n; ++i) o[i] = ELEMENT(CV, TV, EV, i);                                             \
+            return;                                                                                                    \
+        }                                                                                                              \
+        int64_t i = 0;                                                                                                 \
+        for (; i + LANES <= n; i += LANES) _mm256_storeu_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));             \
+        if (i < n) _mm256_storeu_si256((__m256i *)(o + n - LANES), VEC(W, CV, TV, EV, n - LANES));                     \
+    }                                                                                                                  \
+    AVX2 static void NAME##_1(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov)                   \
+    {                                                                                                                  \
+        const T *t = tv, *e = ev;                                                                                      \
+        T *o = ov;                                                                                                     \
+        enum { LINE = 64 / W };                                                                                        \
+        const uintptr_t misaligned = (uintptr_t)o & 63;                                                                \
+        const int64_t lo = (int64_t)((64 - misaligned) & 63) / W;                                                      \
+        if (misaligned % W || n < lo + LINE) {                                                                         \
+            NAME##_0(n, c, tv, ev, ov);                                                                                \
+            return;                                                                                                    \
+        }                                                                                                              \
+        const int64_t hi = lo + (n - lo) / LINE * LINE;                                                                \
+        T part[LINE];                                                                                                  \
+        if (lo) {                                                                                                      \
+            NAME##_0(lo, c, tv, ev, part);                                                                             \
+            stream_bytes((uint8_t *)o, (const uint8_t *)part, (size_t)lo * W);                                         \
+        }                                                                                                              \
+        for (int64_t i = lo; i < hi; i += 32 / W) _mm256_stream_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));      \
+        ADVANCE(CV, TV, EV, hi);                                                                                       \
+        if (n > hi) {                                                                                                  \
+            NAME##_0(n - hi, c, t, e, part);                                                                           \
+            stream_bytes((uint8_t *)(o + hi), (const uint8_t *)part, (size_t)(n - hi) * W);                            \
+        }                                                                                                              \
     }
 
-/* cond advances: blend then and else by the cond mask. TV, EV: whether then / else
- * advance. */
-#define ROW_BLEND(W, T, TV, EV)                                                                \
-    AVX2 static inline __m256i blend_vec_##W##_##TV##EV(const uint8_t *c, const T *t, const T *e, \
-                                                        int64_t i)                             \
-    {                                                                                          \
-        const __m256i when_false = zero_mask_##W(c + i);                                       \
-        const __m256i a = TV ? _mm256_loadu_si256((const __m256i *)(t + i)) : splat_##W(t);    \
-        const __m256i b = EV ? _mm256_loadu_si256((const __m256i *)(e + i)) : splat_##W(e);    \
-        return _mm256_blendv_epi8(a, b, when_false);                                           \
-    }                                                                                          \
-    LOOPS(blend_##W##_##TV##EV, W, T, BLEND_SCALAR_##TV##EV, BLEND_VEC_##W##_##TV##EV, BLEND_ADVANCE_##TV##EV)
-
-/* cond fixed: a copy (or fill) of the chosen operand, which alone is read (it comes in
- * as the then pointer of the copy and fill loops). */
-#define COPY_SCALAR(i) (t[i])
-#define COPY_VEC(i) _mm256_loadu_si256((const __m256i *)(t + (i)))
-#define COPY_ADVANCE(k) (t += (k))
-#define FILL_SCALAR(i) (t[0])
-#define FILL_ADVANCE(k) ((void)0)
-#define COPY_FILL(W, T)                                                      \
-    LOOPS(copy_##W, W, T, COPY_SCALAR, COPY_VEC, COPY_ADVANCE)               \
-    LOOPS(fill_##W, W, T, FILL_SCALAR, FILL_VEC_##W, FILL_ADVANCE)
-#define FILL_VEC_1(i) splat_1(t)
-#define FILL_VEC_2(i) splat_2(t)
-#define FILL_VEC_4(i) splat_4(t)
-#define FILL_VEC_8(i) splat_8(t)
-
-#define ROW_PICK(W, T, TV, EV, S)                                                               \
-    AVX2 static void pick_##W##_##TV##EV##_##S(int64_t n, const uint8_t *c, const void *tv, const void *ev, \
-                                               void *o)                                         \
-    {                                                                                           \
-        const int take_then = c[0] != 0;                                                        \
-        const void *src = take_then ? tv : ev;                                                  \
-        ((take_then ? TV : EV) ? copy_##W##_##S : fill_##W##_##S)(n, c, src, src, o);           \
-    }
-
-#define ROW_KIND(W, T, TV, EV)                                                               \
-    ROW_PICK(W, T, TV, EV, 0) ROW_PICK(W, T, TV, EV, 1) ROW_BLEND(W, T, TV, EV)
-
-#define ROWS(W, T)                                                                            \
-    COPY_FILL(W, T) ROW_KIND(W, T, 0, 0) ROW_KIND(W, T, 0, 1) ROW_KIND(W, T, 1, 0) ROW_KIND(W, T, 1, 1)
-
+/* Cond fixed: the copy or fill of the operand cond picks. */
+#define ROW_PICK(W, TV, EV, S)                                                                                         \
+    AVX2 static void pick_##W##_##TV##EV##_##S(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *o)   \
+    {                                                                                                                  \
+        const int take_then = c[0] != 0;                                                                               \
+        const void *src = take_then ? tv : ev;                                                                         \
+        ((take_then ? TV : EV) ? copy_##W##_##S : fill_##W##_##S)(n, c, src, src, o);                                  \
+    }                                                                                                                  \
+    CPU_ROWS_FN(AVX2, pick_##W##_##TV##EV##_##S)
+#define ROW_KIND(W, T, TV, EV)                                                                                         \
+    ROW_PICK(W, TV, EV, 0) ROW_PICK(W, TV, EV, 1) LOOPS(blend_##W##_##TV##EV, W, T, 1, TV, EV)                         \
+    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_0) CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_1)
+#define ROWS(W, T)                                                                                                     \
+    BLEND_VEC(W, T, 0, 0) BLEND_VEC(W, T, 0, 1) BLEND_VEC(W, T, 1, 0) BLEND_VEC(W, T, 1, 1)                            \
+    LOOPS(copy_##W, W, T, 0, 1, 0) LOOPS(fill_##W, W, T, 0, 0, 0)                                                      \
+    ROW_KIND(W, T, 0, 0) ROW_KIND(W, T, 0, 1) ROW_KIND(W, T, 1, 0) ROW_KIND(W, T, 1, 1)
 ROWS(1, uint8_t) ROWS(2, uint16_t) ROWS(4, uint32_t) ROWS(8, uint64_t)
 
-/* The cpu_row_fn around one row loop: the rows of a sweep, one after another. */
-#define SWEEP(NAME)                                                                            \
-    AVX2 static void NAME##_rows(const cpu_rows *r)                                             \
-    {                                                                                          \
-        const uint8_t *c = r->cond, *t = r->then_data, *e = r->else_data;                      \
-        uint8_t *o = r->out;                                                                   \
-        for (int64_t k = 0; k < r->count; ++k) {                                               \
-            NAME(r->n, c, t, e, o);                                                            \
-            c += r->step[0], t += r->step[1], e += r->step[2], o += r->step[3];                \
-        }                                                                                      \
-    }
-#define SWEEPS(W, S)                                                                           \
-    SWEEP(pick_##W##_00_##S) SWEEP(pick_##W##_01_##S) SWEEP(pick_##W##_10_##S) SWEEP(pick_##W##_11_##S) \
-    SWEEP(blend_##W##_00_##S) SWEEP(blend_##W##_01_##S) SWEEP(blend_##W##_10_##S) SWEEP(blend_##W##_11_##S)
-SWEEPS(1, 0) SWEEPS(2, 0) SWEEPS(4, 0) SWEEPS(8, 0)
-SWEEPS(1, 1) SWEEPS(2, 1) SWEEPS(4, 1) SWEEPS(8, 1)
-
 /* Entries in variant order (plan_iter.h; pick: cond fixed, blend: cond advances). */
-#define ENTRIES(W, S)                                                                        \
-    {pick_##W##_00_##S##_rows, pick_##W##_01_##S##_rows, pick_##W##_10_##S##_rows, pick_##W##_11_##S##_rows, \
+#define ENTRIES(W, S)                                                                                                  \
+    {pick_##W##_00_##S##_rows, pick_##W##_01_##S##_rows, pick_##W##_10_##S##_rows, pick_##W##_11_##S##_rows,           \
      blend_##W##_00_##S##_rows, blend_##W##_01_##S##_rows, blend_##W##_10_##S##_rows, blend_##W##_11_##S##_rows}
 
-
-/* ---- the gather's run loops (cpu_gather.c) ---------------------------------------- */
-
-/* Splats: one broadcast per run, then 32-byte stores to the run's end (and up to 31
- * bytes past it: the buffer has room, and the next run overwrites them). REACH 32: runs
- * of at most 32 bytes, one store each; REACH 0: as many as the run's length takes. */
-#define SPLAT_AVX2(NAME, E, SET1, T, REACH)                                                          \
-    AVX2 static void NAME(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n,       \
-                          int64_t step, const uint8_t *src_end)                                      \
-    {                                                                                                \
-        (void)src_end;                                                                               \
-        const size_t size = g->run_bytes, reach = REACH ? REACH : size;                              \
-        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                  \
-            T v;                                                                                     \
-            memcpy(&v, src, E);                                                                      \
-            const __m256i splat = SET1(v);                                                           \
-            for (size_t i = 0; i < reach; i += 32) _mm256_storeu_si256((__m256i *)(dst + i), splat); \
-        }                                                                                            \
+/* ---- The gather's run loops (cpu_gather.c). Splats: a broadcast, then 32-byte stores up to 31 bytes past the run
+ * (into the buffer's slack); REACH 32: runs of up to 32 bytes. */
+#define SPLAT_AVX2(NAME, E, SET1, T, REACH)                                                                            \
+    AVX2 static void NAME(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n,                       \
+                          int64_t step, const uint8_t *src_end)                                                        \
+    {                                                                                                                  \
+        (void)src_end;                                                                                                 \
+        const size_t size = g->run_bytes, reach = REACH ? REACH : size;                                                \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                                    \
+            T v;                                                                                                       \
+            memcpy(&v, src, E);                                                                                        \
+            const __m256i splat = SET1(v);                                                                             \
+            for (size_t i = 0; i < reach; i += 32) _mm256_storeu_si256((__m256i *)(dst + i), splat);                   \
+        }                                                                                                              \
     }
-#define SPLATS_AVX2(E, SET1, T)                           \
-    SPLAT_AVX2(splat32_avx2_##E, E, SET1, T, 32)          \
+#define SPLATS_AVX2(E, SET1, T)                                                                                        \
+    SPLAT_AVX2(splat32_avx2_##E, E, SET1, T, 32)                                                                       \
     SPLAT_AVX2(splat_avx2_##E, E, SET1, T, 0)
-SPLATS_AVX2(1, _mm256_set1_epi8, char)
-SPLATS_AVX2(2, _mm256_set1_epi16, short)
-SPLATS_AVX2(4, _mm256_set1_epi32, int)
-SPLATS_AVX2(8, _mm256_set1_epi64x, long long)
+SPLATS_AVX2(1, _mm256_set1_epi8, char) SPLATS_AVX2(2, _mm256_set1_epi16, short)
+SPLATS_AVX2(4, _mm256_set1_epi32, int) SPLATS_AVX2(8, _mm256_set1_epi64x, long long)
 
-/* Runs of one element each repeated, taken from consecutive source elements (an [N,1]
- * input against [N,M], M short): 16 output bytes at a time, a byte shuffle of the 16
- * source bytes they come from. The shuffles cycle with the phase of the runs against
- * the 16-byte pieces; a period of them is written per step, each piece at a fixed
- * source offset from the period's start, so that no piece waits for the address of
- * the one before. The pieces past the last whole period, and those where 16 source
- * bytes would read past the input's end, go run by run. */
+/* Runs of one element repeated, from consecutive source elements (an [N,1] input against [N,M], M short): 16 output
+ * bytes at a time, a byte shuffle of their 16 source bytes, cycling with the phase of the runs against the pieces. A
+ * period per step, each piece at a fixed offset from its start, so that no piece waits for the address of the one
+ * before; the rest, or where 16-byte loads would pass the end, run by run. */
 AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, int64_t step,
                              const uint8_t *src_end)
 {
@@ -297,12 +203,12 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
     }
 }
 
-/* Pieces c and c + 1 of a shuffled run whose table starts at s: their windows in the
- * two lanes, one 32-byte shuffle per window half. */
+/* Pieces c and c + 1 of a table at s: their windows in the two lanes, one 32-byte shuffle per window half. */
 AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_table *t, int c, const uint8_t *s)
 {
-    const __m256i low = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + t->from[c]))),
-                                                _mm_loadu_si128((const __m128i *)(s + t->from[c + 1])), 1);
+    const __m256i low =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + t->from[c]))),
+                                _mm_loadu_si128((const __m128i *)(s + t->from[c + 1])), 1);
     __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
     if (t->two[c] | t->two[c + 1]) {
         const __m256i high =
@@ -313,9 +219,8 @@ AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_table *t, int c, const
     return v;
 }
 
-/* `count` tables from dst / src, each `rows` runs; the pieces two at a time (an odd
- * count writes the spare piece past the table: into the next table's place or the
- * buffer's slack). A shared window is loaded once per table, into both lanes. */
+/* `count` tables of `rows` runs, pieces two at a time (an odd count writes the spare piece past the table: into the
+ * next table's place or the buffer's slack); a shared window loaded once per table, into both lanes. */
 AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const uint8_t *src, int64_t count,
                                 int64_t dst_advance)
 {
@@ -328,7 +233,8 @@ AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const 
             for (int c = 0; c < t->pieces; c += 2) {
                 __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
                 if (t->two[0])
-                    v = _mm256_or_si256(v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
+                    v = _mm256_or_si256(v,
+                                        _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
                 _mm256_storeu_si256((__m256i *)(dst + 16 * c), v);
             }
         }
@@ -338,8 +244,7 @@ AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const 
         for (int c = 0; c < t->pieces; c += 2) _mm256_storeu_si256((__m256i *)(dst + 16 * c), shuffle_pair(t, c, src));
 }
 
-/* The rows [first, n) of a shuffled run, byte by byte from the tables (no load past the
- * bytes the run needs): the tail that whole-piece loads would read past src_end. */
+/* The rows [first, n) of a shuffled run, byte by byte from the run's table: no load past the bytes the run needs. */
 static void shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t first, int64_t n,
                          int64_t step)
 {
@@ -356,9 +261,8 @@ static void shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *
     }
 }
 
-/* Shuffled runs (cpu_gather.c's choose_shuffle): tables of several runs while n allows,
- * then run by run (the last piece spills into the next run's place, or the buffer's
- * slack), and byte by byte where whole loads would read past the input's end. */
+/* Shuffled runs (cpu_gather.c's choose_shuffle): tables of several runs while n allows, then run by run (the last piece
+ * spilling into the next run's place or the slack), byte by byte where whole loads would read past the input's end. */
 AVX2 static void shuffle_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, int64_t step,
                               const uint8_t *src_end)
 {
@@ -393,7 +297,8 @@ static cpu_run_loop run_loop(cpu_gather_walk *g)
         g->phases = (int)(run / common);
         for (int p = 0; p < g->phases; ++p) {
             const size_t first = 16 * (size_t)p / run;
-            for (size_t j = 0; j < 16; ++j) g->shuffle[p][j] = (uint8_t)(((16 * (size_t)p + j) / run - first) * e + j % e);
+            for (size_t j = 0; j < 16; ++j)
+                g->shuffle[p][j] = (uint8_t)(((16 * (size_t)p + j) / run - first) * e + j % e);
             g->advance[p] = (uint8_t)((16 * ((size_t)p + 1) / run - first) * e);
             g->from[p] = (uint8_t)(first * e); /* source offset of piece p from the period's start */
         }
@@ -406,13 +311,9 @@ static cpu_run_loop run_loop(cpu_gather_walk *g)
 
 AVX2 static void stream_fence(void) { _mm_sfence(); }
 
-static const cpu_loops avx2_loops = {
-    {{ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},
-     {ENTRIES(1, 1), ENTRIES(2, 1), ENTRIES(4, 1), ENTRIES(8, 1)}},
-    run_loop,
-    shuffle_avx2,
-    stream_fence,
-};
+static const cpu_loops avx2_loops = {{{ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},
+                                      {ENTRIES(1, 1), ENTRIES(2, 1), ENTRIES(4, 1), ENTRIES(8, 1)}},
+                                     run_loop, shuffle_avx2, stream_fence};
 
 const cpu_loops *clsel_priv_cpu_avx2_loops(void)
 {
@@ -425,9 +326,6 @@ const cpu_loops *clsel_priv_cpu_avx2_loops(void)
     }
     return known ? &avx2_loops : NULL;
 }
-
 #else
-
 const cpu_loops *clsel_priv_cpu_avx2_loops(void) { return NULL; }
-
 #endif

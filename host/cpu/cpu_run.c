@@ -1,9 +1,5 @@
-/* cpu_run.c - the CPU path's entry points: the public calls check the caller's buffers,
- * then every run (theirs, the runtime's and the OpenCL native kernels') walks its
- * iteration space on the calling thread or, when the caller asks for it and the run is
- * big enough, cut into boxes (plan_iter.h) shared out over threads or the caller's pool. */
+/* cpu_run.c - the CPU path's entry points (cpu_run.h), for the public calls, the runtime and OpenCL native kernels. */
 #include <pthread.h>
-#include <stdint.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -34,8 +30,7 @@ cpu_tensors clsel_priv_cpu_tensors(const clsel_plan *plan, const void *cond, con
                                    const void *else_data, void *out)
 {
     cpu_tensors t = {{cond, then_data, else_data}, {NULL, NULL, NULL}, out};
-    for (int op = 0; op < 3; ++op)
-        t.end[op] = t.in[op] ? t.in[op] + clsel_priv_plan_tensor_bytes(plan, op) : NULL;
+    for (int op = 0; op < 3; ++op) t.end[op] = t.in[op] ? t.in[op] + clsel_priv_plan_tensor_bytes(plan, op) : NULL;
     return t;
 }
 
@@ -93,10 +88,11 @@ void clsel_priv_cpu_run(const plan_iter *it, size_t w, const cpu_tensors *t, con
         walk(&job, it);
         return;
     }
-    /* A caller's pool takes pieces of about CPU_POOL_PIECE_ELEMENTS; threads take a few
-     * boxes each, so that boxes of unequal size (the last along the split dim) even out. */
+    /* A caller's pool takes pieces of about CPU_POOL_PIECE_ELEMENTS; threads take a few boxes each, so that boxes of
+     * unequal size (the last along the split dim) even out. */
     job.pieces = pool ? it->count / CPU_POOL_PIECE_ELEMENTS : options->threads;
-    if (job.pieces > (pool ? CPU_POOL_MAX_PIECES : CPU_MAX_THREADS)) job.pieces = pool ? CPU_POOL_MAX_PIECES : CPU_MAX_THREADS;
+    const int64_t most = pool ? CPU_POOL_MAX_PIECES : CPU_MAX_THREADS;
+    if (job.pieces > most) job.pieces = most;
     const int64_t boxes = pool ? job.pieces : job.pieces * CPU_THREAD_BOXES;
     clsel_priv_plan_split(&job.split, it, (it->count + boxes - 1) / boxes, INT64_MAX);
     if (job.pieces > job.split.count) job.pieces = job.split.count;
@@ -112,12 +108,11 @@ void clsel_priv_cpu_run(const plan_iter *it, size_t w, const cpu_tensors *t, con
         started[i] = pthread_create(&threads[i], NULL, thread_main, &pieces[i]) == 0;
     }
     run_piece(&job, 0);
-    for (int64_t i = 1; i < job.pieces; ++i) {
+    for (int64_t i = 1; i < job.pieces; ++i)
         if (started[i])
             pthread_join(threads[i], NULL);
         else
             run_piece(&job, i); /* no thread to be had: do its piece here */
-    }
 }
 
 clsel_status clsel_plan_run_cpu_options(const clsel_plan *plan, const void *cond, const void *then_data,
@@ -145,9 +140,8 @@ clsel_status clsel_plan_run_cpu(const clsel_plan *plan, const void *cond, const 
 }
 
 clsel_status clsel_select_cpu(clsel_dtype dtype, const clsel_shape *cond_shape, const void *cond,
-                              const clsel_shape *then_shape, const void *then_data,
-                              const clsel_shape *else_shape, const void *else_data,
-                              const clsel_attrs *attrs, void *out)
+                              const clsel_shape *then_shape, const void *then_data, const clsel_shape *else_shape,
+                              const void *else_data, const clsel_attrs *attrs, void *out)
 {
     clsel_plan *plan = NULL;
     clsel_status st = clsel_plan_create(dtype, cond_shape, then_shape, else_shape, attrs, &plan);
@@ -156,8 +150,7 @@ clsel_status clsel_select_cpu(clsel_dtype dtype, const clsel_shape *cond_shape, 
     return st;
 }
 
-/* sysconf reads /sys on Linux (tens of microseconds, more than a small run): asked
- * once per process. */
+/* sysconf reads /sys on Linux (tens of microseconds, more than a small run): asked once per process. */
 static int32_t cores;
 static pthread_once_t cores_once = PTHREAD_ONCE_INIT;
 

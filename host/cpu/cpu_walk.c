@@ -1,10 +1,5 @@
-/* cpu_walk.c - the CPU path's walk over one iteration space's blocks (cpu_blocks.c): each
- * input read where it lies, fixed, or gathered (cpu_gather.c) into a small buffer kept
- * while the next blocks read the same elements, and one call of a row loop
- * (cpu_loops.h) per block, or per line of blocks when nothing is gathered. */
-#include <stdint.h>
-#include <string.h>
-
+/* cpu_walk.c - the CPU path's walk (cpu_walk.h): each input read where it lies, fixed, or gathered into a buffer kept
+ * while the next blocks read the same elements; one row loop call per block, or per line of blocks if none gathers. */
 #include "common/element_width.h"
 #include "common/tuning.h"
 #include "common/tuning_constants.h" /* CPU_BLOCK_BYTES, CPU_LONG_ROW_BYTES, CPU_GATHER_BYTES, ... */
@@ -13,19 +8,16 @@
 
 static int64_t input_width(const cpu_walk *walk, int op) { return op == PLAN_COND ? 1 : (int64_t)walk->blocks.w; }
 
-/* Which periodic inputs are read a period at a time: those whose period is a row the
- * row loop takes in one go (long_row elements or more). Re-expanding such a period for
- * every index of the split wrote the gather buffer once per output byte, where one
- * period serves them all: i8 then [33,34,11,19] under else [316,1,34,1,1], 7,106-byte
- * periods, ran 14 % slower in 64 KiB blocks than in one-period blocks before this. */
+/* Periodic inputs whose period is a long row (long_row elements or more) are read a period at a time: re-expanding it
+ * for every index of the split wrote the gather buffer once per output byte (i8 then [33,34,11,19] under else
+ * [316,1,34,1,1], 7,106-byte periods, ran 14 % slower in 64 KiB blocks than in one-period blocks before this). */
 static void choose_period_rows(cpu_walk *walk, int64_t long_row)
 {
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
         walk->period_rows[op] = walk->blocks.periodic[op] && walk->blocks.inner_elements >= long_row;
 }
 
-/* Bytes of gather buffer input `op` takes for a full block: one period or the whole
- * block when it is gathered, none otherwise. */
+/* Gather buffer bytes input `op` takes for a full block: one period or the whole block when gathered, else none. */
 static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
 {
     const cpu_blocks *b = &walk->blocks;
@@ -33,25 +25,9 @@ static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
     return (walk->period_rows[op] ? b->inner_elements : b->elements) * input_width(walk, op);
 }
 
-/* Bytes of gather buffer a full block takes, and of one element of every gathered
- * input (the most a block element can take). */
-static int64_t gathered_bytes(const cpu_walk *walk, int64_t *per_element)
-{
-    int64_t bytes = 0;
-    *per_element = 0;
-    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        if (walk->blocks.access[op] == CPU_ACCESS_PATTERN) {
-            bytes += gathered_input_bytes(walk, op);
-            *per_element += input_width(walk, op);
-        }
-    return bytes;
-}
-
-/* Whether long rows are walked chunk by chunk over several rows, so that an input they
- * all read is still cached for the next row: when some input's row comes round again
- * only after more than CPU_TILE_MIN_REUSE_BYTES of traffic (rows too long to stay
- * cached otherwise), counting the rows walked in between (the dims below its first
- * broadcast dim above the row). */
+/* Whether long rows are walked chunk by chunk over several rows, so that an input they all read is still cached for the
+ * next row: when some input's row comes round again only after more than CPU_TILE_MIN_REUSE_BYTES of traffic (rows too
+ * long to stay cached otherwise), counting the rows walked in between (the dims below its first broadcast dim). */
 static int tiles_rows(const plan_iter *it, size_t w)
 {
     if (it->rank < 2 || it->dims[0] < 2 * (CPU_TILE_BYTES / (int64_t)w)) return 0;
@@ -76,17 +52,20 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
                   forced_block = clsel_priv_knob_get(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS);
     const int64_t long_row = forced_row > 0 ? forced_row : CPU_LONG_ROW_BYTES / (int64_t)w;
     const int tiles = tiles_rows(it, w);
-    int64_t target = (it->rank && it->dims[0] >= long_row && !tiles ? CPU_ROW_PIECE_BYTES
-                      : tiles                                        ? CPU_TILE_BYTES
-                                                                     : CPU_BLOCK_BYTES) /
-                     (int64_t)w;
+    const int row_pieces = it->rank && it->dims[0] >= long_row;
+    int64_t target = (tiles ? CPU_TILE_BYTES : row_pieces ? CPU_ROW_PIECE_BYTES : CPU_BLOCK_BYTES) / (int64_t)w;
     if (forced_block > 0) target = forced_block;
     clsel_priv_cpu_blocks_make(it, w, target, long_row, &walk->blocks);
     choose_period_rows(walk, long_row);
-    /* Smaller blocks gather no input that larger ones did not (a run or a fixed input
-     * stays one), so one remake fits the buffer. */
-    int64_t per_element;
-    if (gathered_bytes(walk, &per_element) > CPU_GATHER_BYTES) {
+    /* The gather buffer a full block takes, and one element of every gathered input (the most a block element takes).
+     * Smaller blocks gather no input that larger ones did not (a run or a fixed input stays one): one remake fits. */
+    int64_t bytes = 0, per_element = 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        if (walk->blocks.access[op] == CPU_ACCESS_PATTERN) {
+            bytes += gathered_input_bytes(walk, op);
+            per_element += input_width(walk, op);
+        }
+    if (bytes > CPU_GATHER_BYTES) {
         clsel_priv_cpu_blocks_make(it, w, CPU_GATHER_BYTES / per_element, long_row, &walk->blocks);
         choose_period_rows(walk, long_row);
     }
@@ -97,8 +76,7 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
     for (int op = 0; op < 3; ++op) walk->gathers |= walk->blocks.access[op] == CPU_ACCESS_PATTERN;
 }
 
-/* A gathered input: which block elements the buffer holds (valid while offset and
- * split match). */
+/* A gathered input: which block elements the buffer holds (valid while offset and split match). */
 typedef struct gathered {
     uint8_t *data;
     int64_t offset, split;
@@ -132,8 +110,7 @@ static const uint8_t *source(block_job *job, const cpu_block *at, int op, int *a
     return g->data;
 }
 
-/* A block as `split` rows of its inner elements, when some input is read a period at a
- * time: that input steps 0 from row to row, a fixed one 0, every other one a row. */
+/* A block as `split` rows, when some input is read a period at a time: that one and fixed ones step 0 per row. */
 static void set_period_rows(const block_job *job, const cpu_block *at, cpu_rows *rows)
 {
     const cpu_walk *walk = job->walk;
@@ -146,7 +123,6 @@ static void set_period_rows(const block_job *job, const cpu_block *at, cpu_rows 
     rows->step[PLAN_OUT] = n * (int64_t)job->w[PLAN_THEN];
 }
 
-/* One block: its gathered inputs made ready, then one call of the loop. */
 static void run_block(block_job *job, const cpu_block *at)
 {
     const cpu_walk *walk = job->walk;
@@ -168,12 +144,10 @@ static void run_block(block_job *job, const cpu_block *at)
     job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])](&rows);
 }
 
-/* Blocks [first, last) of a walk that gathers nothing: the blocks along the fastest
- * level, as many as one line of it holds (and have one size), in one call. */
+/* Blocks [first, last) of a walk that gathers nothing: those of one size along a line of the fastest level per call. */
 static void run_lines(block_job *job, int64_t first, int64_t last)
 {
-    const cpu_walk *walk = job->walk;
-    const cpu_blocks *b = &walk->blocks;
+    const cpu_blocks *b = &job->walk->blocks;
     int adv[3];
     for (int op = 0; op < 3; ++op) adv[op] = b->access[op] != CPU_ACCESS_FIXED;
     const cpu_row_fn fn = job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])];
@@ -217,8 +191,7 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     }
     cpu_block at;
     if (walk->by_chunk) {
-        /* Chunk x of every row, then chunk x + 1: a re-read input's chunk is still
-         * cached when the next row reads it. */
+        /* Chunk x of every row, then chunk x + 1: a re-read input's chunk is still cached for the next row. */
         for (int64_t x = 0; x < b->extent[0]; ++x)
             for (int64_t line = 0; line < b->count / b->extent[0]; ++line) {
                 clsel_priv_cpu_block_at(b, line * b->extent[0] + x, &at);

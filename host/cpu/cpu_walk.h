@@ -1,31 +1,24 @@
-/* cpu_walk.h - the CPU path's walk over one iteration space (cpu_walk.c): its blocks,
- * gathered inputs and row loops, on the calling thread. cpu_run.c splits a run into
- * boxes (plan_iter.h) and walks each. */
+/* cpu_walk.h - the CPU path's walk over one iteration space on the calling thread (cpu_walk.c): its blocks, gathered
+ * inputs and row loops. cpu_run.c splits a run into boxes (plan_iter.h) and walks each. */
 #ifndef CLSEL_HOST_CPU_WALK_H
 #define CLSEL_HOST_CPU_WALK_H
-
-#include <stdint.h>
 
 #include "cpu/cpu_blocks.h"
 #include "cpu/cpu_loops.h"
 
-/* Where a run's tensors are: element 0 of each (the spaces' offsets count from there),
- * and for each input the end of what may be read (whole-window loads stop before it). */
+/* A run's tensors: element 0 of each (offsets count from there), and each input's end (whole loads stop before it). */
 typedef struct cpu_tensors {
-    const uint8_t *in[3];
-    const uint8_t *end[3];
+    const uint8_t *in[3], *end[3];
     uint8_t *out;
 } cpu_tensors;
 
 typedef struct cpu_walk {
     const cpu_loops *loops;
     cpu_blocks blocks;
-    int by_chunk; /* long rows walked chunk by chunk over several rows (cpu_walk.c, tiles_rows) */
-    int stream;   /* non-temporal stores for the output */
-    int gathers;  /* some input is a pattern: gathered block by block */
-    /* Per input: a periodic pattern (cpu_blocks) whose period is a long row: one period
-     * is gathered and each block runs as `split` rows that all read it. */
-    int period_rows[3];
+    int by_chunk;       /* long rows walked chunk by chunk over several rows (cpu_walk.c, tiles_rows) */
+    int stream;         /* non-temporal stores for the output */
+    int gathers;        /* some input is a pattern: gathered block by block */
+    int period_rows[3]; /* per input: a period that is a long row, gathered once for a block's `split` rows */
 } cpu_walk;
 
 /* The walk of space `it` (elements of w bytes; count > 0). */

@@ -1,18 +1,13 @@
-/* cl_cache.h - compiled programs kept on disk between processes, keyed by everything
- * that could make a binary wrong for this build: the library version, a hash of the
- * kernel source and the build options, the device, its OpenCL version, the driver and
- * the platform. A missing, stale, truncated or corrupt entry is ignored (and replaced
- * by the next build); nothing about the cache ever makes a call fail.
- *
- * Entries are written for GPUs and accelerators. A CPU-type device is left to its own
- * cache: PoCL compiles every kernel when asked for the program's binary, which made the
- * first context of a process take 19.7-21.4 s instead of 1.9-2.6 s (its next ones then
- * took 16-27 ms instead of 85-95 ms; docs/performance.md, "First call").
- *
+/* cl_cache.h - compiled programs kept on disk between processes, keyed by everything that could make a binary wrong
+ * for this build: the library version, a hash of the kernel source and the build options, the device, its OpenCL
+ * version, the driver and the platform. A missing, stale, truncated or corrupt entry is ignored (and replaced by the
+ * next build); nothing about the cache ever makes a call fail.
+ * Entries are written for GPUs and accelerators. A CPU-type device is left to its own cache: PoCL compiles every
+ * kernel when asked for the program's binary, which made the first context of a process take 19.7-21.4 s instead of
+ * 1.9-2.6 s (its next ones then took 16-27 ms instead of 85-95 ms; docs/performance.md, "First call").
  *   CLSEL_KERNEL_CACHE=off        no cache (also "0")
  *   CLSEL_KERNEL_CACHE=on         entries for every device type, CPU ones too (also "1")
- *   CLSEL_KERNEL_CACHE_DIR=DIR    where (default $XDG_CACHE_HOME/clsel, else
- *                                 $HOME/.cache/clsel) */
+ *   CLSEL_KERNEL_CACHE_DIR=DIR    where (default $XDG_CACHE_HOME/clsel, else $HOME/.cache/clsel) */
 #ifndef CLSEL_HOST_CL_CACHE_H
 #define CLSEL_HOST_CL_CACHE_H
 
@@ -20,9 +15,7 @@
 
 enum { CL_CACHE_KEY_MAX = 4096, CL_CACHE_PATH_MAX = 1200 };
 
-/* Where the program of one context, source and build options lives in the cache, and
- * what its entry must say it is; computed once, for the load and the store that may
- * follow. */
+/* Where one program lives in the cache and the key its entry must hold; computed once, for a load and a later store. */
 typedef struct cl_cache_entry {
     int usable;   /* 0: the cache is off, has no folder, or the device could not be asked */
     int writable; /* entries are written for this device (see above) */
@@ -32,11 +25,8 @@ typedef struct cl_cache_entry {
 
 void clsel_priv_cl_cache_entry(const clsel_cl_context *ctx, const char *source, size_t source_size, const char *options,
                                cl_cache_entry *entry);
-
-/* The entry's program, built for the device of `ctx` with these options; NULL when
- * there is no valid entry. */
+/* The entry's program, built for the device of `ctx` with these options; NULL when there is no valid entry. */
 cl_program clsel_priv_cl_cache_load(const clsel_cl_context *ctx, const cl_cache_entry *entry, const char *options);
-
 /* Keeps the built `program` of `ctx` as the entry (best effort). */
 void clsel_priv_cl_cache_store(const clsel_cl_context *ctx, const cl_cache_entry *entry, cl_program program);
 

@@ -1,7 +1,5 @@
-/* cl_context.c - clsel_cl_context: retains the caller's context and device and chooses
- * how runs compute there; the program of an element width and form is built (or loaded
- * from the disk cache, cl_cache.c) with its kernels when a run first needs it, so that a
- * context costs no compile until then and a process compiles only the widths it uses. */
+/* cl_context.c - see cl_context.h. A program is built (or loaded from the disk cache, cl_cache.c) when a run first
+ * needs it, so that a context costs no compile until then and a process compiles only the widths it uses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,30 +13,12 @@
 
 static _Thread_local char failed_build_log[16384];
 
-/* A CPU device that runs native kernels (PoCL) computes on the same cores as the CPU
- * path, which moves each byte once with the processor's widest loads and stores and
- * needs no compiler: there clsel_cl_enqueue runs the CPU path in the queue (cl_native.c).
- * Only a device that is a CPU and nothing else: Oclgrind, a simulator that checks every
- * access of the kernels, calls itself a CPU, a GPU and an accelerator at once and runs
- * native kernels too, and must run the kernels. Elsewhere, and where CLSEL_CL_NATIVE=0
- * (or off) says so, the OpenCL kernels run. */
-static clsel_cl_path path_for(cl_device_type type, cl_device_exec_capabilities capabilities)
-{
-    const char *native = getenv("CLSEL_CL_NATIVE");
-    const int refused = native && (strcmp(native, "0") == 0 || strcmp(native, "off") == 0);
-    const int cpu_only = (type & ~(cl_device_type)CL_DEVICE_TYPE_DEFAULT) == CL_DEVICE_TYPE_CPU;
-    return cpu_only && (capabilities & CL_EXEC_NATIVE_KERNEL) && !refused ? CLSEL_CL_PATH_NATIVE : CLSEL_CL_PATH_KERNELS;
-}
-
-static clsel_status check_device_in_context(const clsel_cl_api *cl, cl_context context,
-                                            cl_device_id device)
+static clsel_status check_device_in_context(const clsel_cl_api *cl, cl_context context, cl_device_id device)
 {
     cl_device_id devices[64];
     size_t bytes = 0;
     cl_int err = cl->clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof devices, devices, &bytes);
-    if (err == CL_INVALID_VALUE) { /* more than 64 devices: trust the caller */
-        return CLSEL_SUCCESS;
-    }
+    if (err == CL_INVALID_VALUE) return CLSEL_SUCCESS; /* more than 64 devices: trust the caller */
     if (err != CL_SUCCESS)
         return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetContextInfo(CL_CONTEXT_DEVICES) failed");
     for (size_t i = 0; i < bytes / sizeof devices[0]; ++i)
@@ -46,85 +26,76 @@ static clsel_status check_device_in_context(const clsel_cl_api *cl, cl_context c
     return clsel_priv_fail(CLSEL_ERROR_NO_DEVICE, "clsel_cl_context_create: the device is not part of the context");
 }
 
+/* clGetDeviceInfo of the context's device, unless an earlier query failed (err). */
+static cl_int device_info(const clsel_cl_context *ctx, cl_int err, cl_device_info what, size_t size, void *value)
+{
+    return err == CL_SUCCESS ? ctx->cl->clGetDeviceInfo(ctx->device, what, size, value, NULL) : err;
+}
+
 static clsel_status query_device(clsel_cl_context *ctx)
 {
-    const clsel_cl_api *cl = ctx->cl;
-    cl_int err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_NAME, sizeof ctx->device_name - 1,
-                                     ctx->device_name, NULL);
-    if (err == CL_SUCCESS)
-        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof ctx->device_type,
-                                  &ctx->device_type, NULL);
-    if (err == CL_SUCCESS)
-        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ctx->max_alloc,
-                                  &ctx->max_alloc, NULL);
-    if (err == CL_SUCCESS)
-        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof ctx->global_mem,
-                                  &ctx->global_mem, NULL);
-    if (err == CL_SUCCESS)
-        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof ctx->max_work_group_size,
-                                  &ctx->max_work_group_size, NULL);
-    if (err == CL_SUCCESS)
-        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units,
-                                  &ctx->compute_units, NULL);
     cl_device_exec_capabilities capabilities = 0;
-    if (err == CL_SUCCESS)
-        err = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof capabilities, &capabilities,
-                                  NULL);
-    if (err == CL_SUCCESS)
-        ctx->host_memory_known = cl->clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY,
-                                                     sizeof ctx->host_unified, &ctx->host_unified, NULL) == CL_SUCCESS;
-    if (!ctx->host_memory_known) ctx->host_unified = CL_FALSE; /* deprecated since OpenCL 2.0: a driver may refuse it */
-    if (err != CL_SUCCESS)
-        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetDeviceInfo failed");
+    cl_int err = device_info(ctx, CL_SUCCESS, CL_DEVICE_NAME, sizeof ctx->device_name - 1, ctx->device_name);
+    err = device_info(ctx, err, CL_DEVICE_TYPE, sizeof ctx->device_type, &ctx->device_type);
+    err = device_info(ctx, err, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ctx->max_alloc, &ctx->max_alloc);
+    err = device_info(ctx, err, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof ctx->global_mem, &ctx->global_mem);
+    err = device_info(ctx, err, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof ctx->max_work_group_size,
+                      &ctx->max_work_group_size);
+    err = device_info(ctx, err, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units, &ctx->compute_units);
+    err = device_info(ctx, err, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof capabilities, &capabilities);
+    if (err != CL_SUCCESS) return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetDeviceInfo failed");
+    /* Deprecated since OpenCL 2.0: a driver may refuse it. */
+    ctx->host_memory_known = device_info(ctx, CL_SUCCESS, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof ctx->host_unified,
+                                         &ctx->host_unified) == CL_SUCCESS;
+    if (!ctx->host_memory_known) ctx->host_unified = CL_FALSE;
     if (ctx->compute_units == 0) ctx->compute_units = 1;
-    cl_uint align_bits = 0;
-    if (cl->clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL) !=
-        CL_SUCCESS)
-        align_bits = 0; /* unknown: no buffer counts as aligned */
-    ctx->base_align = align_bits / 8;
-    ctx->path = path_for(ctx->device_type, capabilities);
+    cl_uint bits = 0; /* unknown: no buffer counts as aligned */
+    err = device_info(ctx, CL_SUCCESS, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits);
+    ctx->base_align = err == CL_SUCCESS ? bits / 8 : 0;
+    /* A CPU device that runs native kernels (PoCL) computes on the same cores as the CPU path, which moves each byte
+     * once with the processor's widest loads and stores and needs no compiler: there clsel_cl_enqueue runs the CPU
+     * path in the queue (cl_native.c). Only a device that is a CPU and nothing else: Oclgrind, a simulator that checks
+     * every access of the kernels, calls itself a CPU, a GPU and an accelerator at once and runs native kernels too,
+     * and must run the kernels. Elsewhere, and where CLSEL_CL_NATIVE=0 (or off) says so, the OpenCL kernels run. */
+    const char *choice = getenv("CLSEL_CL_NATIVE");
+    const int refused = choice && (strcmp(choice, "0") == 0 || strcmp(choice, "off") == 0);
+    const int native = (ctx->device_type & ~(cl_device_type)CL_DEVICE_TYPE_DEFAULT) == CL_DEVICE_TYPE_CPU &&
+                       (capabilities & CL_EXEC_NATIVE_KERNEL) && !refused;
+    ctx->path = native ? CLSEL_CL_PATH_NATIVE : CLSEL_CL_PATH_KERNELS;
     return CLSEL_SUCCESS;
 }
 
-/* The build log of `program`: into `dest` when given, else as a new string (NULL when
- * empty or out of memory). */
-static char *read_build_log(const clsel_cl_context *ctx, cl_program program, char *dest, size_t dest_size)
+/* The build log of `program` as a new string (NULL when empty or out of memory). */
+static char *read_build_log(const clsel_cl_context *ctx, cl_program program)
 {
     const clsel_cl_api *cl = ctx->cl;
-    size_t size = 0;
-    if (cl->clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
-        size <= 1)
+    size_t n = 0;
+    if (cl->clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS || n <= 1)
         return NULL;
-    char *log = clsel_priv_malloc(size + 1);
-    if (!log) return NULL;
-    if (cl->clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS) {
+    char *log = clsel_priv_malloc(n + 1);
+    if (!log || cl->clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS) {
         clsel_priv_free(log);
         return NULL;
     }
-    log[size] = '\0';
-    if (!dest) return log;
-    snprintf(dest, dest_size, "%s", log);
-    clsel_priv_free(log);
-    return NULL;
+    log[n] = '\0';
+    return log;
 }
 
-/* The program of one element width and form: from the disk cache, else built from
- * source (and then kept in the cache). */
+/* The program of one element width and form: from the disk cache, else built from source (then kept in the cache). */
 static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size, program_form form, kernel_program *kp)
 {
     const clsel_cl_api *cl = ctx->cl;
     char options[64];
     clsel_priv_cl_program_options(elem_size, form, options, sizeof options);
-    const char *source = NULL;
-    size_t length = 0;
-    clsel_priv_cl_program_source(&source, &length);
+    const char *source = (const char *)clsel_priv_cl_source;
+    size_t length = clsel_priv_cl_source_size;
     /* A binary from an earlier process (docs/performance.md, "First call"). */
     cl_cache_entry entry;
     clsel_priv_cl_cache_entry(ctx, source, length, options, &entry);
     kp->program = clsel_priv_cl_cache_load(ctx, &entry, options);
     if (kp->program) {
         kp->cached = 1;
-        kp->build_log = read_build_log(ctx, kp->program, NULL, 0);
+        kp->build_log = read_build_log(ctx, kp->program);
         return CLSEL_SUCCESS;
     }
     cl_int err = CL_SUCCESS;
@@ -135,14 +106,15 @@ static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size,
     }
     err = cl->clBuildProgram(kp->program, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
-        failed_build_log[0] = '\0';
-        read_build_log(ctx, kp->program, failed_build_log, sizeof failed_build_log);
+        char *log = read_build_log(ctx, kp->program);
+        snprintf(failed_build_log, sizeof failed_build_log, "%s", log ? log : "");
+        clsel_priv_free(log);
         const int excerpt = 200; /* the whole log stays in clsel_cl_build_log(NULL) */
         return clsel_priv_fail_cl(err == CL_BUILD_PROGRAM_FAILURE ? CLSEL_ERROR_BUILD : CLSEL_ERROR_OPENCL, err,
                                   "clBuildProgram(%s) failed on %s: %.*s%s", options, ctx->device_name, excerpt,
                                   failed_build_log, strlen(failed_build_log) > (size_t)excerpt ? "..." : "");
     }
-    kp->build_log = read_build_log(ctx, kp->program, NULL, 0);
+    kp->build_log = read_build_log(ctx, kp->program);
     clsel_priv_cl_cache_store(ctx, &entry, kp->program);
     return CLSEL_SUCCESS;
 }
@@ -150,8 +122,7 @@ static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size,
 static clsel_status create_kernels(const clsel_cl_context *ctx, size_t elem_size, program_form form, kernel_program *wp)
 {
     const clsel_cl_api *cl = ctx->cl;
-    /* Work-groups of CL_GROUP_ITEMS items, or the largest power of two the device and
-     * every kernel allow. */
+    /* Work-groups of CL_GROUP_ITEMS items, or the largest power of two the device and every kernel allow. */
     wp->work_group_size = CL_GROUP_ITEMS;
     while (wp->work_group_size > ctx->max_work_group_size && wp->work_group_size > 1) wp->work_group_size /= 2;
     for (int k = 0; k < KERNELS_MAX; ++k) {
@@ -175,15 +146,13 @@ static clsel_status create_kernels(const clsel_cl_context *ctx, size_t elem_size
     return CLSEL_SUCCESS;
 }
 
-/* Releases what a build of `wp` made (after a failure, or with the context); the slots'
- * locks stay. */
+/* Releases what a build of `wp` made (after a failure, or with the context); the slots' locks stay. */
 static void release_program(const clsel_cl_context *ctx, kernel_program *wp)
 {
-    for (int k = 0; k < KERNELS_MAX; ++k)
-        if (wp->kernels[k].kernel) {
-            ctx->cl->clReleaseKernel(wp->kernels[k].kernel);
-            wp->kernels[k].kernel = NULL;
-        }
+    for (int k = 0; k < KERNELS_MAX; ++k) {
+        if (wp->kernels[k].kernel) ctx->cl->clReleaseKernel(wp->kernels[k].kernel);
+        wp->kernels[k].kernel = NULL;
+    }
     if (wp->program) ctx->cl->clReleaseProgram(wp->program);
     wp->program = NULL;
     clsel_priv_free(wp->build_log);
@@ -199,18 +168,16 @@ clsel_status clsel_priv_cl_context_program(clsel_cl_context *ctx, size_t elem_si
     if (w < 0) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "no kernels for elements of %zu bytes", elem_size);
     kernel_program *kp = &ctx->programs[w][form];
     *out = kp;
-    /* Every enqueue asks: once built, an acquire load answers without the lock (the
-     * program and kernels, written before the release store below, never change). */
+    /* Every enqueue asks: once built, an acquire load answers without the lock (the program and kernels, written
+     * before the release store below, never change). */
     if (atomic_load_explicit(&kp->built, memory_order_acquire)) return CLSEL_SUCCESS;
     clsel_status st = CLSEL_SUCCESS;
     clsel_mutex_lock(&kp->build_lock); /* other programs' runs go on meanwhile */
     if (!atomic_load_explicit(&kp->built, memory_order_relaxed)) { /* a failed build is tried again next time */
         st = build_program(ctx, elem_size, form, kp);
         if (st == CLSEL_SUCCESS) st = create_kernels(ctx, elem_size, form, kp);
-        if (st == CLSEL_SUCCESS)
-            atomic_store_explicit(&kp->built, 1, memory_order_release);
-        else
-            release_program(ctx, kp);
+        if (st == CLSEL_SUCCESS) atomic_store_explicit(&kp->built, 1, memory_order_release);
+        else release_program(ctx, kp);
     }
     clsel_mutex_unlock(&kp->build_lock);
     return st;
@@ -231,9 +198,12 @@ clsel_status clsel_cl_context_prepare(clsel_cl_context *ctx, clsel_dtype dtype)
 }
 
 /* The context's locks, numbered: per program, its build lock, then one per kernel slot. */
-enum { PROGRAMS = ELEMENT_WIDTHS * PROGRAM_FORMS, LOCKS_PER_PROGRAM = 1 + KERNELS_MAX, LOCKS = PROGRAMS * LOCKS_PER_PROGRAM };
+enum { PROGRAMS = ELEMENT_WIDTHS * PROGRAM_FORMS, LOCKS_PER_PROGRAM = 1 + KERNELS_MAX };
 
-static kernel_program *program_at(clsel_cl_context *ctx, int i) { return &ctx->programs[i / PROGRAM_FORMS][i % PROGRAM_FORMS]; }
+static kernel_program *program_at(clsel_cl_context *ctx, int i)
+{
+    return &ctx->programs[i / PROGRAM_FORMS][i % PROGRAM_FORMS];
+}
 
 static clsel_mutex *lock_at(clsel_cl_context *ctx, int i)
 {
@@ -242,48 +212,36 @@ static clsel_mutex *lock_at(clsel_cl_context *ctx, int i)
     return k == 0 ? &kp->build_lock : &kp->kernels[k - 1].lock;
 }
 
-static clsel_status init_locks(clsel_cl_context *ctx)
-{
-    for (; ctx->locks_ready < LOCKS; ++ctx->locks_ready)
-        if (clsel_mutex_init(lock_at(ctx, ctx->locks_ready)) != 0)
-            return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the context's locks");
-    return CLSEL_SUCCESS;
-}
-
 clsel_status clsel_cl_context_create(cl_context context, cl_device_id device, clsel_cl_context **out)
 {
     if (!out) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_context_create: ctx is NULL");
     if (!context || !device)
-        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT,
-                          "clsel_cl_context_create: %s is NULL", context ? "device" : "context");
+        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_context_create: %s is NULL",
+                               context ? "device" : "context");
     const clsel_cl_api *cl = clsel_priv_cl();
     if (!cl) return CLSEL_ERROR_NO_DEVICE;
     clsel_status st = check_device_in_context(cl, context, device);
     if (st != CLSEL_SUCCESS) return st;
-
     clsel_cl_context *ctx = clsel_priv_calloc(1, sizeof *ctx);
     if (!ctx) return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "clsel_cl_context_create: out of host memory");
     ctx->cl = cl;
+    const char *what = "clRetainContext";
     cl_int err = cl->clRetainContext(context);
-    if (err != CL_SUCCESS) {
-        clsel_priv_free(ctx);
-        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clRetainContext failed");
+    if (err == CL_SUCCESS) {
+        ctx->context = context;
+        what = "clRetainDevice";
+        err = cl->clRetainDevice(device);
     }
-    ctx->context = context;
-    err = cl->clRetainDevice(device);
-    if (err != CL_SUCCESS) {
-        clsel_cl_context_destroy(ctx);
-        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clRetainDevice failed");
-    }
-    ctx->device = device;
-    st = query_device(ctx);
-    if (st == CLSEL_SUCCESS) st = init_locks(ctx);
-    if (st != CLSEL_SUCCESS) {
-        clsel_cl_context_destroy(ctx);
-        return st;
-    }
-    *out = ctx;
-    return CLSEL_SUCCESS;
+    if (err == CL_SUCCESS) ctx->device = device;
+    st = err != CL_SUCCESS ? clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "%s failed", what) : query_device(ctx);
+    while (st == CLSEL_SUCCESS && ctx->locks_ready < PROGRAMS * LOCKS_PER_PROGRAM)
+        if (clsel_mutex_init(lock_at(ctx, ctx->locks_ready)) == 0)
+            ++ctx->locks_ready;
+        else
+            st = clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the context's locks");
+    if (st == CLSEL_SUCCESS) *out = ctx;
+    else clsel_cl_context_destroy(ctx);
+    return st;
 }
 
 void clsel_cl_context_destroy(clsel_cl_context *ctx)
@@ -301,10 +259,9 @@ const char *clsel_cl_build_log(const clsel_cl_context *ctx)
 {
     if (!ctx) return failed_build_log;
     /* The first non-empty log of the programs built so far (they differ only in width and form). */
-    clsel_cl_context *locked = (clsel_cl_context *)ctx;
     const char *log = "";
     for (int i = 0; i < PROGRAMS && !*log; ++i) {
-        kernel_program *kp = program_at(locked, i);
+        kernel_program *kp = program_at((clsel_cl_context *)ctx, i);
         clsel_mutex_lock(&kp->build_lock);
         if (kp->build_log) log = kp->build_log;
         clsel_mutex_unlock(&kp->build_lock);
@@ -313,21 +270,18 @@ const char *clsel_cl_build_log(const clsel_cl_context *ctx)
 }
 
 const char *clsel_cl_device_name(const clsel_cl_context *ctx) { return ctx ? ctx->device_name : ""; }
-
 clsel_cl_path clsel_cl_context_path(const clsel_cl_context *ctx) { return ctx ? ctx->path : CLSEL_CL_PATH_KERNELS; }
+cl_int clsel_cl_last_cl_error(void) { return (cl_int)clsel_priv_last_cl_code(); }
 
 int clsel_cl_program_cached(const clsel_cl_context *ctx)
 {
     if (!ctx) return 0;
-    clsel_cl_context *locked = (clsel_cl_context *)ctx;
     int cached = 0;
     for (int i = 0; i < PROGRAMS; ++i) {
-        kernel_program *kp = program_at(locked, i);
+        kernel_program *kp = program_at((clsel_cl_context *)ctx, i);
         clsel_mutex_lock(&kp->build_lock);
         cached += kp->cached;
         clsel_mutex_unlock(&kp->build_lock);
     }
     return cached;
 }
-
-cl_int clsel_cl_last_cl_error(void) { return (cl_int)clsel_priv_last_cl_code(); }

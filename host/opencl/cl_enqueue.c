@@ -1,17 +1,7 @@
-/* cl_enqueue.c - clsel_cl_enqueue: everything it checks before it enqueues anything (the
- * queue, the wait list, every buffer's size, alignment, flags and overlap), then the
- * internal launch (cl_launch.h) over what the checks learned of each buffer. */
-#include <stdint.h>
-
-#include "common/error.h"
+/* cl_enqueue.c - clsel_cl_enqueue: everything it checks before it enqueues anything (the queue, the wait list, every
+ * buffer's size, alignment, flags and overlap), then the internal launch (cl_launch.h) over what the checks learned. */
 #include "opencl/cl_launch.h"
 #include "plan/plan.h"
-
-/* A failed info query means a bad handle when OpenCL says so, else an OpenCL failure. */
-static clsel_status query_status(cl_int err, cl_int invalid_handle)
-{
-    return err == invalid_handle ? CLSEL_ERROR_INVALID_ARGUMENT : CLSEL_ERROR_OPENCL;
-}
 
 static clsel_status check_queue(const clsel_cl_context *ctx, cl_command_queue queue)
 {
@@ -22,8 +12,8 @@ static clsel_status check_queue(const clsel_cl_context *ctx, cl_command_queue qu
     if (err == CL_SUCCESS)
         err = cl->clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queue_device, &queue_device, NULL);
     if (err != CL_SUCCESS)
-        return clsel_priv_fail_cl(query_status(err, CL_INVALID_COMMAND_QUEUE), err,
-                                  "clGetCommandQueueInfo on the command queue failed");
+        return clsel_priv_fail_cl(err == CL_INVALID_COMMAND_QUEUE ? CLSEL_ERROR_INVALID_ARGUMENT : CLSEL_ERROR_OPENCL,
+                                  err, "clGetCommandQueueInfo on the command queue failed");
     if (queue_context != ctx->context)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT,
                                "the command queue belongs to another cl_context than the clsel_cl_context");
@@ -34,41 +24,27 @@ static clsel_status check_queue(const clsel_cl_context *ctx, cl_command_queue qu
     return CLSEL_SUCCESS;
 }
 
-static clsel_status check_wait_list(cl_uint num_wait, const cl_event *wait_list)
-{
-    if (num_wait > 0 && !wait_list)
-        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "num_events_in_wait_list is %u but event_wait_list is NULL",
-                               (unsigned)num_wait);
-    for (cl_uint i = 0; i < num_wait; ++i)
-        if (!wait_list[i])
-            return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list[%u] is NULL", (unsigned)i);
-    return CLSEL_SUCCESS;
-}
-
-/* Checks one tensor (`count` elements of `size` bytes) and learns where its bytes live:
- * the buffer at the root of any sub-buffer, the byte offset there, its first byte's
- * address modulo 16 where that is known (the host pointer of a CL_MEM_USE_HOST_PTR
- * buffer says it; any other buffer starts on the device's base alignment), and whether
- * the host may map it. */
+/* Checks one tensor (`count` elements of `size` bytes) and learns where its bytes live: the root of any sub-buffer,
+ * the byte offset there, its first byte's address modulo 16 where known (a CL_MEM_USE_HOST_PTR buffer's host pointer
+ * says it; any other buffer starts on the device's base alignment), and whether the host may map it. */
 static clsel_status check_tensor(const clsel_cl_context *ctx, const char *name, int64_t count, size_t size,
                                  int output, cl_tensor *t, plan_span *span)
 {
     const clsel_cl_api *cl = ctx->cl;
-    span->root = NULL;
-    span->begin = 0;
+    *span = (plan_span){NULL, 0};
     if (count == 0) return CLSEL_SUCCESS;
     if (!t->mem)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "%s buffer is NULL but has %lld elements", name,
                                (long long)count);
     if (t->offset % size != 0)
-        return clsel_priv_fail(CLSEL_ERROR_BUFFER, "%s offset %zu bytes is not a multiple of the element size %zu", name,
-                               t->offset, size);
+        return clsel_priv_fail(CLSEL_ERROR_BUFFER, "%s offset %zu bytes is not a multiple of the element size %zu",
+                               name, t->offset, size);
     const size_t bytes = (size_t)count * size;
     if (t->offset > SIZE_MAX - bytes)
         return clsel_priv_fail(CLSEL_ERROR_OVERFLOW, "%s offset %zu + %zu bytes overflows", name, t->offset, bytes);
     size_t buffer_size = 0, parent_offset = 0;
     cl_mem parent = NULL;
-    cl_mem_flags flags = 0, root_flags = 0;
+    cl_mem_flags flags = 0;
     void *host_ptr = NULL;
     cl_int err = cl->clGetMemObjectInfo(t->mem, CL_MEM_SIZE, sizeof buffer_size, &buffer_size, NULL);
     if (err == CL_SUCCESS)
@@ -76,13 +52,14 @@ static clsel_status check_tensor(const clsel_cl_context *ctx, const char *name, 
     if (err == CL_SUCCESS && parent)
         err = cl->clGetMemObjectInfo(t->mem, CL_MEM_OFFSET, sizeof parent_offset, &parent_offset, NULL);
     if (err == CL_SUCCESS) err = cl->clGetMemObjectInfo(t->mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
-    root_flags = flags;
-    if (err == CL_SUCCESS && parent) err = cl->clGetMemObjectInfo(parent, CL_MEM_FLAGS, sizeof root_flags, &root_flags, NULL);
+    cl_mem_flags root_flags = flags;
+    if (err == CL_SUCCESS && parent)
+        err = cl->clGetMemObjectInfo(parent, CL_MEM_FLAGS, sizeof root_flags, &root_flags, NULL);
     if (err == CL_SUCCESS && (flags & CL_MEM_USE_HOST_PTR))
         err = cl->clGetMemObjectInfo(t->mem, CL_MEM_HOST_PTR, sizeof host_ptr, &host_ptr, NULL);
     if (err != CL_SUCCESS)
-        return clsel_priv_fail_cl(query_status(err, CL_INVALID_MEM_OBJECT), err, "clGetMemObjectInfo on the %s buffer failed",
-                                  name);
+        return clsel_priv_fail_cl(err == CL_INVALID_MEM_OBJECT ? CLSEL_ERROR_INVALID_ARGUMENT : CLSEL_ERROR_OPENCL, err,
+                                  "clGetMemObjectInfo on the %s buffer failed", name);
     if (buffer_size < t->offset + bytes)
         return clsel_priv_fail(CLSEL_ERROR_BUFFER,
                                "%s buffer holds %zu bytes, but offset %zu + %lld elements x %zu bytes needs %zu", name,
@@ -95,8 +72,7 @@ static clsel_status check_tensor(const clsel_cl_context *ctx, const char *name, 
                  : ctx->base_align >= 16    ? (int)(t->root_offset % 16)
                                             : -1;
     t->mappable = !(root_flags & (CL_MEM_HOST_NO_ACCESS | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY));
-    span->root = t->root;
-    span->begin = t->root_offset;
+    *span = (plan_span){t->root, t->root_offset};
     return CLSEL_SUCCESS;
 }
 
@@ -110,13 +86,16 @@ clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan, cl_
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_enqueue: %s is NULL",
                                !ctx ? "ctx" : !plan ? "plan" : "queue");
     static const char *const names[PLAN_OPERANDS] = {"cond", "then", "else", "out"};
-    cl_tensor t[PLAN_OPERANDS] = {{cond, cond_offset, NULL, 0, -1, 0},
-                                  {then_mem, then_offset, NULL, 0, -1, 0},
-                                  {else_mem, else_offset, NULL, 0, -1, 0},
-                                  {out, out_offset, NULL, 0, -1, 0}};
+    cl_tensor t[PLAN_OPERANDS] = {{cond, cond_offset, NULL, 0, -1, 0}, {then_mem, then_offset, NULL, 0, -1, 0},
+                                  {else_mem, else_offset, NULL, 0, -1, 0}, {out, out_offset, NULL, 0, -1, 0}};
     plan_span spans[PLAN_OPERANDS];
     clsel_status st = check_queue(ctx, queue);
-    if (st == CLSEL_SUCCESS) st = check_wait_list(num_events_in_wait_list, event_wait_list);
+    if (st == CLSEL_SUCCESS && num_events_in_wait_list > 0 && !event_wait_list)
+        st = clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "num_events_in_wait_list is %u but event_wait_list is NULL",
+                             (unsigned)num_events_in_wait_list);
+    for (cl_uint i = 0; st == CLSEL_SUCCESS && i < num_events_in_wait_list; ++i)
+        if (!event_wait_list[i])
+            st = clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list[%u] is NULL", (unsigned)i);
     for (int op = 0; op < PLAN_OPERANDS && st == CLSEL_SUCCESS; ++op)
         st = check_tensor(ctx, names[op], op == PLAN_OUT ? plan->out_count : plan->in_count[op],
                           clsel_priv_plan_width(plan, op), op == PLAN_OUT, &t[op], &spans[op]);
@@ -125,8 +104,8 @@ clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan, cl_
     if (plan->out_count > 0)
         return clsel_priv_cl_launch(ctx, queue, &plan->iter, plan->elem_size, t, num_events_in_wait_list,
                                     event_wait_list, event);
-    /* Nothing to compute, but the wait list and the returned event still hold: a marker
-     * (a zero-size NDRange is an error before OpenCL 2.1). */
+    /* Nothing to compute, but the wait list and the returned event still hold: a marker (a zero-size NDRange is an
+     * error before OpenCL 2.1). */
     if (!event && num_events_in_wait_list == 0) return CLSEL_SUCCESS;
     const cl_int err = ctx->cl->clEnqueueMarkerWithWaitList(queue, num_events_in_wait_list, event_wait_list, event);
     if (err == CL_SUCCESS) return CLSEL_SUCCESS;

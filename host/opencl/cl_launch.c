@@ -1,22 +1,17 @@
-/* cl_launch.c - the OpenCL kernels' launches (cl/select.cl): a run cut into pieces whose
- * offsets fit in 32 bits (boxes, plan_iter.h), each piece's program form, layout flags
- * and kernel, and the arguments the contract lists (cl/select_contract.h), set under the
- * kernel's lock; and clsel_priv_cl_launch, which takes the native path instead where the
- * context runs native kernels and every buffer may be mapped (cl_native.c). */
+/* cl_launch.c - the OpenCL kernels' launches (cl/select.cl): a run cut into pieces whose offsets fit in 32 bits
+ * (plan_iter.h boxes), each with its form, layout flags, kernel and arguments (cl/select_contract.h) set under the
+ * kernel's lock; clsel_priv_cl_launch takes the native path where the context has it and every buffer is mappable. */
 #include "opencl/cl_launch.h"
 
 #include <stdio.h>
 
-#include "common/error.h"
 #include "common/tuning.h"
 #include "common/tuning_constants.h" /* CL_PIECE_MAX_ELEMENTS */
 #include "opencl/cl_kernel_args.h"
 #include "plan/plan.h"
 
-static uint64_t round_up(uint64_t n, uint64_t m) { return (n + m - 1) / m * m; }
-
-/* The multiplier and shift that divide by d (PyTorch's IntegerDivider): the smallest s
- * with 2^s >= d, and m = floor(2^32 (2^s - d) / d) + 1. */
+/* The multiplier and shift that divide by d (PyTorch's IntegerDivider): the smallest s with 2^s >= d, and
+ * m = floor(2^32 (2^s - d) / d) + 1. */
 static void divider(uint64_t d, cl_uint *m, cl_uint *s)
 {
     uint64_t shift = 0;
@@ -31,15 +26,12 @@ static int on_boundary(const cl_tensor *t, int64_t at, int64_t size, int64_t byt
     return t->align16 >= 0 && (((int64_t)t->align16 + at * size) % bytes + bytes) % bytes == 0;
 }
 
-/* How a piece is launched: its program form, its kernel (CLSEL_KERNEL_INDEX: how each
- * input is read, cl/select_contract.h) and whether out's first element lies on 16
- * bytes. A tensor that advances along the rows is aligned when its first element lies
- * on a boundary of V elements' bytes (16; V for cond) and every item's V elements do
- * too: it is dense (contiguous over the piece), or every item lies in one row (a rank-1
- * piece, or rows of a multiple of V elements) and its row starts are multiples of V
- * elements apart. The aligned form serves a piece whose items all lie in one row and
- * whose every advancing tensor is aligned; elsewhere an input that is dense and aligned
- * gets a kernel that reads it as 16 bytes in every item. */
+/* How a piece is launched: its program form, its kernel (CLSEL_KERNEL_INDEX: how each input is read) and whether out's
+ * first element lies on 16 bytes. A tensor advancing along the rows is aligned when its first element lies on a
+ * boundary of V elements' bytes (16; V for cond) and so do every item's V elements: it is dense (contiguous over the
+ * piece), or every item lies in one row (a rank-1 piece, or rows of a multiple of V elements) and its row starts are
+ * V-element multiples apart. The aligned form serves a piece whose items all lie in one row and whose every advancing
+ * tensor is aligned; elsewhere a dense, aligned input gets a kernel that reads it as 16 bytes per item. */
 typedef struct piece_launch {
     program_form form;
     int kernel;
@@ -70,67 +62,49 @@ static piece_launch piece_layout(const plan_iter *piece, size_t w, const cl_tens
     return launch;
 }
 
-static void to_uint8(cl_uint8 *a, const uint64_t v[8])
-{
-    for (int i = 0; i < 8; ++i) a->s[i] = (cl_uint)v[i];
-}
-
 /* One launch over a piece: 16 bytes of output per work-item. */
 static cl_int launch_piece(const clsel_cl_context *ctx, const kernel_program *kp, cl_command_queue queue,
                            const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], piece_launch how,
                            cl_uint num_wait, const cl_event *wait_list, cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
-    uint64_t shape[8];
-    cl_uint8 shape_arg, mul, shift;
+    cl_uint8 shape, mul, shift;
     cl_int8 strides[PLAN_OPERANDS];
     cl_ulong off[PLAN_OPERANDS];
     for (int d = 0; d < 8; ++d) {
-        shape[d] = d < piece->rank ? (uint64_t)piece->dims[d] : 1;
-        divider(shape[d], &mul.s[d], &shift.s[d]);
+        const uint64_t extent = d < piece->rank ? (uint64_t)piece->dims[d] : 1;
+        shape.s[d] = (cl_uint)extent;
+        divider(extent, &mul.s[d], &shift.s[d]);
         for (int op = 0; op < PLAN_OPERANDS; ++op)
             strides[op].s[d] = d < piece->rank ? (cl_int)piece->strides[op][d] : 0;
     }
-    to_uint8(&shape_arg, shape);
     for (int op = 0; op < PLAN_OPERANDS; ++op)
         off[op] = t[op].offset / (op == PLAN_COND ? 1 : w) + (cl_ulong)piece->base[op];
     const cl_uint n = (cl_uint)piece->count, per_item = 16 / (cl_uint)w;
     const cl_uint rank = piece->rank > 0 ? (cl_uint)piece->rank : 1;
     kernel_slot *slot = (kernel_slot *)&kp->kernels[how.kernel];
     const cl_kernel k = slot->kernel;
-    size_t local = kp->work_group_size, global = (size_t)round_up((n + per_item - 1) / per_item, local);
+    const size_t items = (n + per_item - 1) / per_item, local = kp->work_group_size;
+    const size_t global = (items + local - 1) / local * local; /* whole work-groups */
+    const kernel_arg_values values = {
+        .cond = &t[PLAN_COND].mem, .cond_off = &off[PLAN_COND], .then_ = &t[PLAN_THEN].mem, .then_off = &off[PLAN_THEN],
+        .else_ = &t[PLAN_ELSE].mem, .else_off = &off[PLAN_ELSE], .out = &t[PLAN_OUT].mem, .out_off = &off[PLAN_OUT],
+        .shape = &shape, .cond_strides = &strides[PLAN_COND], .then_strides = &strides[PLAN_THEN],
+        .else_strides = &strides[PLAN_ELSE], .out_strides = &strides[PLAN_OUT], .div_mul = &mul, .div_shift = &shift,
+        .n = &n, .rank = &rank, .out_aligned = &how.out_aligned};
     clsel_mutex_lock(&slot->lock);
-    cl_int err = SET_ARG(cl, k, cond, &t[PLAN_COND].mem);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, cond_off, &off[PLAN_COND]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, then_, &t[PLAN_THEN].mem);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, then_off, &off[PLAN_THEN]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, else_, &t[PLAN_ELSE].mem);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, else_off, &off[PLAN_ELSE]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, out, &t[PLAN_OUT].mem);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, out_off, &off[PLAN_OUT]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, shape, &shape_arg);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, cond_strides, &strides[PLAN_COND]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, then_strides, &strides[PLAN_THEN]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, else_strides, &strides[PLAN_ELSE]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, out_strides, &strides[PLAN_OUT]);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, div_mul, &mul);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, div_shift, &shift);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, n, &n);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, rank, &rank);
-    if (err == CL_SUCCESS) err = SET_ARG(cl, k, out_aligned, &how.out_aligned);
+    cl_int err = clsel_priv_set_kernel_args(cl, k, &values);
     if (err == CL_SUCCESS)
         err = cl->clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, num_wait, wait_list, event);
     clsel_mutex_unlock(&slot->lock);
     return err;
 }
 
-/* Every piece, each waiting for the caller's wait list. The programs they need are built
- * first, so that a failed build enqueues nothing. The returned event completes after all
- * of it: the single launch's own event, or a marker after several (a marker with no wait
- * list waits for everything enqueued before it). */
-clsel_status clsel_priv_cl_launch_kernels(clsel_cl_context *ctx, cl_command_queue queue, const plan_iter *it,
-                                          size_t w, const cl_tensor tensors[PLAN_OPERANDS], cl_uint num_wait,
-                                          const cl_event *wait_list, cl_event *event)
+/* Every piece, each after the caller's wait list, once the programs they need are built (a failed build enqueues
+ * nothing). The event: the single launch's own, or a marker after several (which waits for all enqueued before it). */
+static clsel_status launch_kernels(clsel_cl_context *ctx, cl_command_queue queue, const plan_iter *it, size_t w,
+                                   const cl_tensor tensors[PLAN_OPERANDS], cl_uint num_wait, const cl_event *wait_list,
+                                   cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
     const int64_t forced = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PIECE_ELEMENTS);
@@ -149,34 +123,20 @@ clsel_status clsel_priv_cl_launch_kernels(clsel_cl_context *ctx, cl_command_queu
     cl_event last = NULL;
     cl_int err = CL_SUCCESS;
     for (int64_t k = 0; err == CL_SUCCESS && k < pieces.count; ++k) {
-        if (last) { /* only the final piece's event is kept */
-            cl->clReleaseEvent(last);
-            last = NULL;
-        }
+        if (last) cl->clReleaseEvent(last); /* only the final piece's event is kept */
+        last = NULL;
         clsel_priv_plan_split_box(&pieces, k, &piece);
         const piece_launch how = piece_layout(&piece, w, tensors);
         err = launch_piece(ctx, programs[how.form], queue, &piece, w, tensors, how, num_wait, wait_list,
                            event ? &last : NULL);
     }
-    const char *what = "clEnqueueNDRangeKernel";
-    if (err == CL_SUCCESS && event) {
-        if (pieces.count == 1) {
-            *event = last;
-            last = NULL;
-        } else {
-            what = "clEnqueueMarkerWithWaitList";
-            err = cl->clEnqueueMarkerWithWaitList(queue, 0, NULL, event);
-        }
-    }
-    if (last) cl->clReleaseEvent(last);
-    if (err != CL_SUCCESS) {
-        if (event) *event = NULL;
-        return clsel_priv_fail_cl(err == CL_OUT_OF_HOST_MEMORY || err == CL_MEM_OBJECT_ALLOCATION_FAILURE
-                                      ? CLSEL_ERROR_OUT_OF_MEMORY
-                                      : CLSEL_ERROR_OPENCL,
-                                  err, "%s failed", what);
-    }
-    return CLSEL_SUCCESS;
+    const int marker = err == CL_SUCCESS && event && pieces.count > 1;
+    if (marker) err = cl->clEnqueueMarkerWithWaitList(queue, 0, NULL, event);
+    if (err == CL_SUCCESS && event && pieces.count == 1) *event = last;
+    else if (last) cl->clReleaseEvent(last);
+    if (err == CL_SUCCESS) return CLSEL_SUCCESS;
+    if (event) *event = NULL;
+    return clsel_priv_cl_enqueue_failed(err, marker ? "clEnqueueMarkerWithWaitList" : "clEnqueueNDRangeKernel");
 }
 
 clsel_status clsel_priv_cl_launch(clsel_cl_context *ctx, cl_command_queue queue, const plan_iter *it, size_t w,
@@ -185,13 +145,12 @@ clsel_status clsel_priv_cl_launch(clsel_cl_context *ctx, cl_command_queue queue,
 {
     int native = ctx->path == CLSEL_CL_PATH_NATIVE;
     for (int op = 0; op < PLAN_OPERANDS; ++op) native = native && tensors[op].mappable;
-    return (native ? clsel_priv_cl_launch_native : clsel_priv_cl_launch_kernels)(ctx, queue, it, w, tensors, num_wait,
-                                                                                wait_list, event);
+    return (native ? clsel_priv_cl_launch_native : launch_kernels)(ctx, queue, it, w, tensors, num_wait, wait_list,
+                                                                   event);
 }
 
-/* The share of the V-element items of a space that cross a row: with rows of L elements
- * and items starting at multiples of V, over one period of lcm(L, V) elements; where
- * L >= V, each row end inside an item makes one crossing item. */
+/* The share of the V-element items of a space that cross a row: with rows of L elements and items starting at
+ * multiples of V, over one period of lcm(L, V) elements; where L >= V, each row end inside an item makes one. */
 static double rows_crossed(const plan_iter *it, int64_t v)
 {
     const int64_t row = it->dims[0];
@@ -217,8 +176,7 @@ size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, cha
     clsel_priv_plan_split_box(&pieces, 0, &piece);
     const cl_tensor fresh = {NULL, 0, NULL, 0, 0, 1}, tensors[PLAN_OPERANDS] = {fresh, fresh, fresh, fresh};
     const piece_launch how = piece_layout(&piece, w, tensors);
-    clsel_cl_access a;
-    a.aligned_form = how.form == PROGRAM_ALIGNED;
+    clsel_cl_access a = {.aligned_form = how.form == PROGRAM_ALIGNED};
     a.rows_crossed = a.aligned_form ? 0 : rows_crossed(&piece, v);
     char buf[512];
     int used = snprintf(buf, sizeof buf, "%s: %s form, %lld launch%s, %.1f %% of the items across rows",
@@ -230,8 +188,7 @@ size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, cha
         const double size = (double)(op == PLAN_COND ? 1 : w), x = a.rows_crossed;
         const int advances = read[op] != CLSEL_READ_FIXED, dense = read[op] == CLSEL_READ_DENSE;
         const int wide = op == PLAN_OUT ? (int)how.out_aligned : a.aligned_form ? advances : dense;
-        /* per item: V elements in one access, or one element repeated in a row; V one by
-         * one across rows unless dense */
+        /* per item: V elements in one access, or one repeated in a row; V one by one across rows unless dense */
         a.bytes[op] = advances ? size : size / (double)v * (1 - x) + size * x;
         a.wide[op] = wide ? 1 : 0;
         moved += a.bytes[op];

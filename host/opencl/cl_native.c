@@ -1,47 +1,30 @@
-/* cl_native.c - the native path (clsel_cl_path): on a CPU device, clsel_cl_enqueue runs
- * the CPU path itself as a native kernel in the caller's queue, with one thread per
- * compute unit, so that it keeps a launch's event and ordering semantics and computes at
- * the CPU path's speed.
- *
- * The commands: each buffer that holds a tensor is mapped (once, over every byte the run
- * touches in it, for reading, and for writing where the output lies), the native kernel
- * runs the CPU path through the mapped pointers, and the buffers are unmapped, each
- * command waiting for the ones before it, the last unmap being the run's event. On a CPU
- * device a map hands out the buffer's own memory: nothing is copied (PoCL 3.1: the
- * native kernel's pointer and the map's are the same address).
- *
- * Why maps, and not the buffers in clEnqueueNativeKernel's mem_list, whose handles the
- * implementation replaces by pointers: PoCL 3.1 (Debian 12) sorts that list and fills
- * the argument slots in its own order, so a kernel given then and else gets them
- * swapped, gets one pointer twice when two slots name one buffer, and gets a
- * sub-buffer's parent without its offset (measured with a 60-line program: a list of
- * four buffers in the order 3, 0, 2, 1 came back as 0, 1, 2, 3).
- *
- * The commands of all native runs of the process are enqueued one run at a time: PoCL
- * 3.1 crashes when two threads map one buffer at once (8 threads mapping and unmapping a
- * 4 KiB buffer on their own queues: a segmentation fault in 3 runs of 3; under one lock,
- * none in 15 runs of 24,000 maps).
- *
- * The native kernel waits on a user event (the gate) that is released only once every
- * command is enqueued, with the verdict in memory the kernel frees: if an unmap cannot
- * be enqueued, the kernel runs but touches nothing, and the call fails with the output
- * untouched, as every failed enqueue leaves it. */
-#include <string.h>
-
+/* cl_native.c - the native path (clsel_cl_path): on a CPU device, clsel_cl_enqueue runs the CPU path itself as a
+ * native kernel in the caller's queue, one thread per compute unit: a launch's event and ordering semantics at the CPU
+ * path's speed. Each buffer holding a tensor is mapped once over every byte the run touches (for reading, and for
+ * writing where the output lies), the native kernel runs through the mapped pointers, and the buffers are unmapped,
+ * each command waiting for the ones before it; the last unmap is the run's event. On a CPU device a map hands out the
+ * buffer's own memory, nothing copied (PoCL 3.1: the native kernel's pointer and the map's are the same address).
+ * Maps, not clEnqueueNativeKernel's mem_list (handles the implementation replaces by pointers): PoCL 3.1 (Debian 12)
+ * sorts that list and fills the argument slots in its own order, so a kernel given then and else gets them swapped,
+ * one pointer twice when two slots name one buffer, and a sub-buffer's parent without its offset (measured with a
+ * 60-line program: four buffers listed as 3, 0, 2, 1 came back as 0, 1, 2, 3).
+ * The process enqueues one native run at a time: PoCL 3.1 crashes when two threads map one buffer at once (8 threads
+ * mapping and unmapping a 4 KiB buffer on their own queues: a segmentation fault in 3 runs of 3; under one lock, none
+ * in 15 runs of 24,000 maps).
+ * The kernel waits on a user event (the gate), released once every command is enqueued, with the verdict in memory
+ * the kernel frees: if an unmap cannot be enqueued, the kernel runs but touches nothing, and the call fails with the
+ * output untouched, as every failed enqueue leaves it. */
 #include "common/alloc.h"
-#include "common/error.h"
-#include "common/lock.h"
 #include "cpu/cpu_run.h"
 #include "opencl/cl_launch.h"
 
-/* What the native kernel gets (OpenCL copies it at enqueue): the run, where its tensors
- * are mapped, the threads, and the gate's verdict. */
+/* What the native kernel gets (OpenCL copies it at enqueue). */
 typedef struct native_args {
     plan_iter it;
     size_t w;
     int32_t threads;
-    cpu_tensors tensors;
-    int *verdict; /* allocated per run; the kernel reads it once the gate opens, then frees it */
+    cpu_tensors tensors; /* in the mapped buffers */
+    int *verdict;        /* allocated per run; the kernel reads it once the gate opens, then frees it */
 } native_args;
 
 static void CL_CALLBACK native_run(void *data)
@@ -55,15 +38,15 @@ static void CL_CALLBACK native_run(void *data)
     clsel_priv_cpu_run(&a->it, a->w, &a->tensors, &options);
 }
 
-/* One mapped buffer: the root, the byte range of it that the run touches, the flags. */
 typedef struct mapping {
     cl_mem root;
-    size_t begin, end;
+    size_t begin, end; /* the bytes of root that the run touches */
     cl_map_flags flags;
     uint8_t *at;
     cl_event done;
 } mapping;
 
+static uint8_t *mapped_at(const mapping *m, size_t byte) { return m->at + (byte - m->begin); }
 static cl_int cl_err(cl_int err, cl_int fallback) { return err != CL_SUCCESS ? err : fallback; }
 
 static clsel_mutex enqueue_lock = CLSEL_MUTEX_INITIALIZER;
@@ -77,14 +60,13 @@ clsel_status clsel_priv_cl_launch_native(clsel_cl_context *ctx, cl_command_queue
     /* The byte range of each tensor in its root, and one mapping per root. */
     mapping maps[PLAN_OPERANDS];
     int count = 0, map_of[PLAN_OPERANDS];
-    size_t first[PLAN_OPERANDS], last_byte[PLAN_OPERANDS];
+    size_t ends[PLAN_OPERANDS];
     for (int op = 0; op < PLAN_OPERANDS; ++op) {
-        const size_t size = op == PLAN_COND ? 1 : w;
+        const size_t size = op == PLAN_COND ? 1 : w, root_offset = tensors[op].root_offset;
         int64_t lo, hi;
         clsel_priv_plan_iter_span(it, op, &lo, &hi);
-        const size_t begin = tensors[op].root_offset + (size_t)lo * size, end = tensors[op].root_offset + (size_t)(hi + 1) * size;
-        first[op] = tensors[op].root_offset;
-        last_byte[op] = end;
+        const size_t begin = root_offset + (size_t)lo * size, end = root_offset + (size_t)(hi + 1) * size;
+        ends[op] = end;
         int m = 0;
         while (m < count && maps[m].root != tensors[op].root) ++m;
         if (m == count) maps[count++] = (mapping){tensors[op].root, begin, end, 0, NULL, NULL};
@@ -93,9 +75,8 @@ clsel_status clsel_priv_cl_launch_native(clsel_cl_context *ctx, cl_command_queue
         maps[m].flags |= op == PLAN_OUT ? CL_MAP_READ | CL_MAP_WRITE : CL_MAP_READ;
         map_of[op] = m;
     }
-    native_args args = {*it, w, (int32_t)ctx->compute_units, {{NULL}, {NULL}, NULL}, clsel_priv_malloc(sizeof(int))};
+    native_args args = {*it, w, (int32_t)ctx->compute_units, {{NULL}, {NULL}, NULL}, clsel_priv_calloc(1, sizeof(int))};
     if (!args.verdict) return clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "clsel_cl_enqueue: out of host memory");
-    *args.verdict = 0;
     cl_int err = CL_SUCCESS;
     const char *what = "clCreateUserEvent";
     clsel_mutex_lock(&enqueue_lock);
@@ -112,31 +93,25 @@ clsel_status clsel_priv_cl_launch_native(clsel_cl_context *ctx, cl_command_queue
     }
     cl_event before[PLAN_OPERANDS + 1];
     if (err == CL_SUCCESS) {
-        for (int op = 0; op < PLAN_OPERANDS; ++op) {
-            const mapping *m = &maps[map_of[op]];
-            if (op == PLAN_OUT) {
-                args.tensors.out = m->at + (first[op] - m->begin);
-            } else {
-                args.tensors.in[op] = m->at + (first[op] - m->begin);
-                args.tensors.end[op] = m->at + (last_byte[op] - m->begin);
-            }
+        for (int op = 0; op < PLAN_OUT; ++op) {
+            args.tensors.in[op] = mapped_at(&maps[map_of[op]], tensors[op].root_offset);
+            args.tensors.end[op] = mapped_at(&maps[map_of[op]], ends[op]);
         }
+        args.tensors.out = mapped_at(&maps[map_of[PLAN_OUT]], tensors[PLAN_OUT].root_offset);
         for (int m = 0; m < count; ++m) before[m] = maps[m].done;
         before[count] = gate;
         what = "clEnqueueNativeKernel";
         err = cl->clEnqueueNativeKernel(queue, native_run, &args, sizeof args, 0, NULL, NULL, (cl_uint)count + 1,
                                         before, &ran);
     }
-    /* The unmaps, after the kernel (or, when it is not there, after the maps), in a chain
-     * so that the last one completes after everything. */
+    /* The unmaps, after the kernel (else after the maps), chained so that the last one completes after everything. */
     for (int m = 0; m < mapped; ++m) {
         cl_event after[2] = {ran ? ran : maps[m].done, last}, unmapped = NULL;
-        const cl_int unmap = cl->clEnqueueUnmapMemObject(queue, maps[m].root, maps[m].at, last ? 2 : 1, after, &unmapped);
+        const cl_int unmap =
+            cl->clEnqueueUnmapMemObject(queue, maps[m].root, maps[m].at, last ? 2 : 1, after, &unmapped);
         if (unmap != CL_SUCCESS && err == CL_SUCCESS) err = unmap, what = "clEnqueueUnmapMemObject";
-        if (unmapped) {
-            if (last) cl->clReleaseEvent(last);
-            last = unmapped;
-        }
+        if (unmapped && last) cl->clReleaseEvent(last);
+        if (unmapped) last = unmapped;
     }
     clsel_mutex_unlock(&enqueue_lock);
     *args.verdict = err == CL_SUCCESS;
@@ -147,10 +122,5 @@ clsel_status clsel_priv_cl_launch_native(clsel_cl_context *ctx, cl_command_queue
     if (ran) cl->clReleaseEvent(ran);
     if (err == CL_SUCCESS && event) *event = last;
     else if (last) cl->clReleaseEvent(last);
-    if (err != CL_SUCCESS)
-        return clsel_priv_fail_cl(err == CL_OUT_OF_HOST_MEMORY || err == CL_MEM_OBJECT_ALLOCATION_FAILURE
-                                      ? CLSEL_ERROR_OUT_OF_MEMORY
-                                      : CLSEL_ERROR_OPENCL,
-                                  err, "%s failed", what);
-    return CLSEL_SUCCESS;
+    return err == CL_SUCCESS ? CLSEL_SUCCESS : clsel_priv_cl_enqueue_failed(err, what);
 }

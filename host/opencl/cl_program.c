@@ -8,13 +8,10 @@
 #include "common/error.h"
 #include "plan/plan_iter.h"
 
-/* The variant numbering has one definition on each side of the line between host and
- * kernels: the kernels' contract spells it as CLSEL_VARIANT (OpenCL C, which cannot
- * include host headers), the host as clsel_priv_plan_variant (host/plan/plan_iter.h),
- * which the CPU path's loop tables and the launcher use. Both are weighted sums of three
- * bits, so equal weights make them equal for every variant: a change to either side
- * that the other does not follow stops the build. So do layout flags that leave the
- * host's tensor slots. */
+/* The variant numbering is defined on each side of the line between host and kernels: as CLSEL_VARIANT in the kernels'
+ * contract (OpenCL C cannot include host headers), as clsel_priv_plan_variant (host/plan/plan_iter.h) for the CPU
+ * path's loop tables and the launcher. Both are weighted sums of three bits, so equal weights make them equal for every
+ * variant: a change to one side that the other does not follow stops the build. */
 _Static_assert(CLSEL_VARIANT(1, 0, 0) == PLAN_VARIANT_COND && CLSEL_VARIANT(0, 1, 0) == PLAN_VARIANT_THEN &&
                    CLSEL_VARIANT(0, 0, 1) == PLAN_VARIANT_ELSE && CLSEL_VARIANT(0, 0, 0) == 0,
                "cl/select_contract.h's CLSEL_VARIANT and host/plan/plan_iter.h's variants disagree");
@@ -22,18 +19,7 @@ _Static_assert(CLSEL_VARIANTS == PLAN_VARIANTS && CLSEL_READ_ROWS == 1 && CLSEL_
                "a kernel's read digits 0 and 1 are the variant's bits");
 _Static_assert((int)KERNELS_MAX == CLSEL_KERNELS, "a slot per kernel");
 
-/* The embedded source (generated at build time by cmake/embed_cl.cmake). */
-extern const unsigned char clsel_priv_cl_source[];
-extern const size_t clsel_priv_cl_source_size;
-
-void clsel_priv_cl_program_source(const char **source, size_t *size)
-{
-    *source = (const char *)clsel_priv_cl_source;
-    *size = clsel_priv_cl_source_size;
-}
-
-/* Only defines: every OpenCL 1.2 driver accepts -D, and fast-math options stay off (the
- * kernels do no arithmetic on values anyway). */
+/* Only defines: every OpenCL 1.2 driver accepts -D; no fast-math options (the kernels do no arithmetic on values). */
 int clsel_priv_cl_program_options(size_t elem_size, program_form form, char *options, size_t size)
 {
     const int n = snprintf(options, size, "-DCLSEL_WIDTH=%zu -DCLSEL_ALIGNED=%d", elem_size, (int)form);
@@ -46,11 +32,12 @@ void clsel_priv_cl_kernel_name(size_t elem_size, int k, char *name, size_t size)
              k / CLSEL_READS % CLSEL_READS, k % CLSEL_READS);
 }
 
+/* The aligned form has no kernel that reads an input dense (a digit of k). */
 int clsel_priv_cl_form_has_kernel(program_form form, int k)
 {
-    const int dense = k / (CLSEL_READS * CLSEL_READS) == CLSEL_READ_DENSE || k / CLSEL_READS % CLSEL_READS == CLSEL_READ_DENSE ||
-                      k % CLSEL_READS == CLSEL_READ_DENSE;
-    return form == PROGRAM_ANY || !dense;
+    for (int i = 0; i < 3 && form == PROGRAM_ALIGNED; ++i, k /= CLSEL_READS)
+        if (k % CLSEL_READS == CLSEL_READ_DENSE) return 0;
+    return 1;
 }
 
 clsel_status clsel_cl_program_text(size_t element_bytes, int aligned, const char **source, size_t *source_size,
@@ -69,6 +56,7 @@ clsel_status clsel_cl_program_text(size_t element_bytes, int aligned, const char
     if (!clsel_priv_cl_program_options(element_bytes, (program_form)aligned, options, options_size))
         return clsel_priv_fail(CLSEL_ERROR_OVERFLOW, "clsel_cl_program_text: the options need more than %zu bytes",
                                options_size);
-    clsel_priv_cl_program_source(source, source_size);
+    *source = (const char *)clsel_priv_cl_source;
+    *source_size = clsel_priv_cl_source_size;
     return CLSEL_SUCCESS;
 }

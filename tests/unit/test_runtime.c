@@ -188,7 +188,7 @@ static void test_environment(void)
     }
 }
 
-/* AUTO's rule for a device that does not work in host memory (runtime_calibrate.c), on
+/* AUTO's rule for a device that does not work in host memory (runtime_run.c), on
  * the device CLSEL_PLATFORM=0 names, made to count as such: the first big run measures
  * both paths once, and every run after goes where that said, with the right result; a
  * device asked for by name takes every run. */

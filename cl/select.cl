@@ -123,64 +123,87 @@ CLSEL_INLINE void clsel_put(uint *w, uint k, clsel_elem x) { w[2 * k] = (uint)x,
 #error "CLSEL_WIDTH must be 1, 2, 4 or 8"
 #endif
 
+/* X(k) for each element k of an item, written out: its words are then private arrays
+ * indexed by constants only, which every compiler keeps in registers. */
+#define CLSEL_EACH_2(X, k) X(k) X(k + 1)
+#define CLSEL_EACH_4(X, k) CLSEL_EACH_2(X, k) CLSEL_EACH_2(X, k + 2)
+#define CLSEL_EACH_8(X, k) CLSEL_EACH_4(X, k) CLSEL_EACH_4(X, k + 4)
+#define CLSEL_EACH_16(X, k) CLSEL_EACH_8(X, k) CLSEL_EACH_8(X, k + 8)
+#define CLSEL_EACH_V(X, V) CLSEL_EACH_##V(X, 0)
+#define CLSEL_EACH(X, V) CLSEL_EACH_V(X, V)
+#define CLSEL_EACH_ELEMENT(X) CLSEL_EACH(X, CLSEL_V)
+
 /* x / d for x < 2^31, as (mul_hi(x, m) + x) >> s with the host's m and s for d
  * (the method of PyTorch's IntegerDivider, aten/src/ATen/cuda/detail/IntegerDivider.cuh). */
 #define CLSEL_DIV(x, m, s) ((mul_hi((x), (m)) + (x)) >> (s))
 
-/* Where an item is: its index along each dim (at[0] along the row) and its element
- * offset in each tensor (cond, then, else, out). Private arrays indexed by constants
- * only, so that they live in registers. */
+/* The geometry: the dims, each tensor's strides (cond, then, else, out), the dividers,
+ * all as the kernel's vector arguments, and dim 0's strides as the kernel knows them
+ * (no multiply along it: an advancing input and the output step by one). And where an
+ * item is: its index along each dim (at.s0 along the row) and its element offset in each
+ * tensor (off.x cond, .y then, .z else, .w out). Vectors read by literal components
+ * only, never arrays: NVIDIA's OpenCL compiler kept this state in private arrays in
+ * local memory, indexed in a loop it did not unroll, and the kernels ran at 14-17 % of a
+ * copy on an H200, their time set by the number of work-items, not by the bytes. */
+typedef struct clsel_geometry {
+    uint8 sh, m, s;
+    int8 cs, ts, es, os;
+    int4 s0;
+} clsel_geometry;
+
 typedef struct clsel_place {
-    uint at[8];
-    int off[4];
+    uint8 at;
+    int4 off;
 } clsel_place;
 
-/* The dims and every tensor's strides as arrays, dim 0's strides known at compile time. */
-typedef struct clsel_geometry {
-    uint sh[8];
-    int st[4][8];
-} clsel_geometry;
+#define CLSEL_STRIDES(g, d) ((int4)((g)->cs.s##d, (g)->ts.s##d, (g)->es.s##d, (g)->os.s##d))
 
 /* Locates element x (the offset calculator): divides by the dims below the highest
  * (dims at and past the rank are never touched), the highest's index being what is left. */
-CLSEL_INLINE void clsel_locate(clsel_place *p, const clsel_geometry *g, uint x, uint rank, uint8 div_mul, uint8 div_shift)
-{
-    uint m[8], s[8];
-    vstore8(div_mul, 0, m);
-    vstore8(div_shift, 0, s);
-#pragma unroll
-    for (uint t = 0; t < 4; ++t) p->off[t] = 0;
-#pragma unroll
-    for (uint d = 0; d < 8; ++d) p->at[d] = 0;
-#pragma unroll
-    for (uint d = 0; d < 8; ++d) {
-        uint r = x;
-        if (d + 1 < rank) {
-            const uint q = CLSEL_DIV(x, m[d], s[d]);
-            r = x - q * g->sh[d];
-            x = q;
-        }
-        p->at[d] = r;
-#pragma unroll
-        for (uint t = 0; t < 4; ++t) p->off[t] += (int)r * g->st[t][d];
-        if (d + 1 >= rank) break;
+#define CLSEL_LOCATE(d, stride)                                                     \
+    if (rank > (d)) {                                                               \
+        uint r = x;                                                                 \
+        if (rank > (d) + 1) {                                                       \
+            const uint q = CLSEL_DIV(x, g->m.s##d, g->s.s##d);                      \
+            r = x - q * g->sh.s##d;                                                 \
+            x = q;                                                                  \
+        }                                                                           \
+        p->at.s##d = r;                                                             \
+        p->off += (int)r * (stride);                                                \
     }
+CLSEL_INLINE void clsel_locate(clsel_place *p, const clsel_geometry *g, uint x, uint rank)
+{
+    p->at = (uint8)0;
+    p->off = (int4)0;
+    CLSEL_LOCATE(0, g->s0)
+    CLSEL_LOCATE(1, CLSEL_STRIDES(g, 1))
+    CLSEL_LOCATE(2, CLSEL_STRIDES(g, 2))
+    CLSEL_LOCATE(3, CLSEL_STRIDES(g, 3))
+    CLSEL_LOCATE(4, CLSEL_STRIDES(g, 4))
+    CLSEL_LOCATE(5, CLSEL_STRIDES(g, 5))
+    CLSEL_LOCATE(6, CLSEL_STRIDES(g, 6))
+    CLSEL_LOCATE(7, CLSEL_STRIDES(g, 7))
 }
 
 /* One element on: the next index of the row, or the first of the next row (indices
  * carried upwards as an odometer). */
+#define CLSEL_CARRY(d, next, stride)                                   \
+    p->off += CLSEL_STRIDES(g, next) - (int)g->sh.s##d * (stride);     \
+    p->at.s##d = 0;                                                    \
+    p->at.s##next += 1;                                                \
+    if (p->at.s##next < g->sh.s##next) return;
 CLSEL_INLINE void clsel_step(clsel_place *p, const clsel_geometry *g)
 {
-#pragma unroll
-    for (uint t = 0; t < 4; ++t) p->off[t] += g->st[t][0];
-    if (++p->at[0] < g->sh[0]) return;
-#pragma unroll
-    for (uint d = 0; d < 7; ++d) {
-#pragma unroll
-        for (uint t = 0; t < 4; ++t) p->off[t] += g->st[t][d + 1] - (int)g->sh[d] * g->st[t][d];
-        p->at[d] = 0;
-        if (++p->at[d + 1] < g->sh[d + 1]) return;
-    }
+    p->off += g->s0;
+    p->at.s0 += 1;
+    if (p->at.s0 < g->sh.s0) return;
+    CLSEL_CARRY(0, 1, g->s0)
+    CLSEL_CARRY(1, 2, CLSEL_STRIDES(g, 1))
+    CLSEL_CARRY(2, 3, CLSEL_STRIDES(g, 2))
+    CLSEL_CARRY(3, 4, CLSEL_STRIDES(g, 3))
+    CLSEL_CARRY(4, 5, CLSEL_STRIDES(g, 4))
+    CLSEL_CARRY(5, 6, CLSEL_STRIDES(g, 5))
+    CLSEL_CARRY(6, 7, CLSEL_STRIDES(g, 6))
 }
 
 /* 16 bytes of an input read as CLSEL_READ_n (clsel_load_n, clsel_cond_n): 0, its one
@@ -219,7 +242,7 @@ CLSEL_INLINE void clsel_store(global clsel_elem *p, uint4 v, uint aligned)
 #if CLSEL_ALIGNED
 #define CLSEL_IN_ONE_ROW(p, g) 1
 #else
-#define CLSEL_IN_ONE_ROW(p, g) ((g).sh[0] - (p).at[0] >= CLSEL_V)
+#define CLSEL_IN_ONE_ROW(p, g) ((g).sh.s0 - (p).at.s0 >= CLSEL_V)
 #endif
 
 /* For the code-generation check only (tests/system/gpu_codegen.py builds with
@@ -231,23 +254,17 @@ CLSEL_INLINE void clsel_store(global clsel_elem *p, uint4 v, uint aligned)
 #define CLSEL_RANK(rank) (rank)
 #endif
 
-/* Where a work-item starts: the geometry (dim 0's strides known here: no multiply along
- * it, an advancing input and the output stepping by one) and its place; 0 when it has
- * no output. */
+/* Where a work-item starts: the geometry and its place; 0 when it has no output. */
 #undef CLSEL_RESTRICT
 #define CLSEL_RESTRICT
 CLSEL_INLINE uint clsel_start(CLSEL_PARAMS(clsel_elem), uint C, uint TT, uint E, clsel_geometry *g, clsel_place *p)
 {
     const uint o = (uint)get_global_id(0) * CLSEL_V;
     if (o >= n) return 0;
-    vstore8(shape, 0, g->sh);
-    vstore8(cond_strides, 0, g->st[0]);
-    vstore8(then_strides, 0, g->st[1]);
-    vstore8(else_strides, 0, g->st[2]);
-    vstore8(out_strides, 0, g->st[3]);
-    g->st[0][0] = C != CLSEL_READ_FIXED, g->st[1][0] = TT != CLSEL_READ_FIXED, g->st[2][0] = E != CLSEL_READ_FIXED;
-    g->st[3][0] = 1;
-    clsel_locate(p, g, o, CLSEL_RANK(rank), div_mul, div_shift);
+    g->sh = shape, g->m = div_mul, g->s = div_shift;
+    g->cs = cond_strides, g->ts = then_strides, g->es = else_strides, g->os = out_strides;
+    g->s0 = (int4)(C != CLSEL_READ_FIXED, TT != CLSEL_READ_FIXED, E != CLSEL_READ_FIXED, 1);
+    clsel_locate(p, g, o, CLSEL_RANK(rank));
     return 1;
 }
 
@@ -260,24 +277,25 @@ CLSEL_INLINE void clsel_across_rows(CLSEL_PARAMS(clsel_elem), uint C, uint TT, u
     const clsel_place first = p;
     uint c[4] = {0, 0, 0, 0}, t[4] = {0, 0, 0, 0}, e[4] = {0, 0, 0, 0}; /* the 16 bytes as words (a private
                                           array of elements read back as a vector would live in memory) */
-#pragma unroll
-    for (uint k = 0; k < CLSEL_V; ++k) {
-        if (!C) c[k >> 2] |= (uint)cond[p.off[0]] << ((k & 3) * 8);
-        if (!TT) clsel_put(t, k, then_[p.off[1]]);
-        if (!E) clsel_put(e, k, else_[p.off[2]]);
-        if (k + 1 < CLSEL_V) clsel_step(&p, g);
-    }
-    const uint4 m = C ? clsel_cond_2(cond + first.off[0]) : clsel_mask(CLSEL_WORDS_OF(c));
-    const uint4 a = TT ? clsel_load_2(then_ + first.off[1]) : (uint4)(t[0], t[1], t[2], t[3]);
-    const uint4 b = E ? clsel_load_2(else_ + first.off[2]) : (uint4)(e[0], e[1], e[2], e[3]);
-    clsel_store(out + first.off[3], bitselect(b, a, m), out_aligned);
+#define CLSEL_ELEMENT(k)                                                   \
+    if (!C) c[(k) >> 2] |= (uint)cond[p.off.x] << (((k) & 3) * 8);        \
+    if (!TT) clsel_put(t, k, then_[p.off.y]);                              \
+    if (!E) clsel_put(e, k, else_[p.off.z]);                               \
+    if ((k) + 1 < CLSEL_V) clsel_step(&p, g);
+    CLSEL_EACH_ELEMENT(CLSEL_ELEMENT)
+    const uint4 m = C ? clsel_cond_2(cond + first.off.x) : clsel_mask(CLSEL_WORDS_OF(c));
+    const uint4 a = TT ? clsel_load_2(then_ + first.off.y) : (uint4)(t[0], t[1], t[2], t[3]);
+    const uint4 b = E ? clsel_load_2(else_ + first.off.z) : (uint4)(e[0], e[1], e[2], e[3]);
+    clsel_store(out + first.off.w, bitselect(b, a, m), out_aligned);
 }
 
 /* The short last item, element by element. */
 CLSEL_INLINE void clsel_last_item(CLSEL_PARAMS(clsel_elem), const clsel_geometry *g, clsel_place p)
 {
     for (uint k = 0; (uint)get_global_id(0) * CLSEL_V + k < n; ++k) {
-        out[p.off[3]] = cond[p.off[0]] ? then_[p.off[1]] : else_[p.off[2]];
+        const clsel_elem a = then_[p.off.y], b = else_[p.off.z]; /* both read: a pick between the two
+                               offsets became a stack slot indexed at run time, in clang's NVPTX code */
+        out[p.off.w] = cond[p.off.x] ? a : b;
         clsel_step(&p, g);
     }
 }
@@ -305,9 +323,9 @@ CLSEL_INLINE void clsel_last_item(CLSEL_PARAMS(clsel_elem), const clsel_geometry
         cond += cond_off, then_ += then_off, else_ += else_off, out += out_off;                   \
         if (!clsel_start(CLSEL_ARGS C, TT, E, &g, &p)) return;                                    \
         if (n - (uint)get_global_id(0) * CLSEL_V >= CLSEL_V && CLSEL_IN_ONE_ROW(p, g)) {          \
-            const uint4 m = clsel_cond_##C(cond + p.off[0]);                                      \
-            const uint4 a = clsel_load_##TT(then_ + p.off[1]), b = clsel_load_##E(else_ + p.off[2]); \
-            clsel_store(out + p.off[3], bitselect(b, a, m), out_aligned);                        \
+            const uint4 m = clsel_cond_##C(cond + p.off.x);                                       \
+            const uint4 a = clsel_load_##TT(then_ + p.off.y), b = clsel_load_##E(else_ + p.off.z); \
+            clsel_store(out + p.off.w, bitselect(b, a, m), out_aligned);                         \
         }                                                                                         \
         CLSEL_OTHER_ITEMS(C, TT, E)                                                               \
     }

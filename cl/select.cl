@@ -1,57 +1,31 @@
-/* select.cl - clsel's kernels: out = cond ? then : else, bit for bit, kernels
- * clsel_wW_CTE (cl/select_contract.h names them; C, T, E: how cond, then and else are
- * read, CLSEL_READ_*: 0 staying on one element along the innermost dim, 1 advancing along
- * it, 2 dense and aligned).
+/* select.cl - clsel's kernels: out = cond ? then : else, bit for bit. Kernel clsel_wW_CTE (cl/select_contract.h)
+ * reads cond, then and else as C, T, E (CLSEL_READ_*: 0 one element along the row, 1 advancing along it, 2 dense).
+ * OpenCL C 1.2, no extensions: elements move as unsigned integers of their width (f16, bf16, f64 need no extension;
+ * NaN payloads and -0.0 pass unchanged); cond is one byte, nonzero = true.
  *
- * OpenCL C 1.2, no extensions: every element moves as an unsigned integer of its
- * storage width, so f16, bf16 and f64 need neither cl_khr_fp16 nor cl_khr_fp64, and NaN
- * payloads and -0.0 pass unchanged. cond is one byte per element, nonzero = true.
+ * The kernels get the host's iteration space (host/plan/plan_iter.h), never broadcasting. One work-item per 16 bytes
+ * of output (V = 16 / W elements) finds its first element in every tensor by dividing its index by the dims (with
+ * multipliers, no division instruction), then: in one row, moves V elements as one 16-byte value per tensor (an input
+ * that stays along the row repeated), out = bitselect(else, then, mask of cond); across rows, reads the dense inputs
+ * as 16 bytes all the same and the others element by element; the short last item element by element.
  *
- * The kernels never re-derive broadcasting: they get the host's iteration space
- * (host/plan/plan_iter.h), the collapsed dims and every tensor's strides. One work-item
- * per 16 bytes of output (V = 16 / W elements), work-groups of consecutive items, so
- * that a warp reads and writes whole consecutive segments. An item finds its first
- * element's place in every tensor by dividing its index by the dims below the highest
- * with precomputed multipliers (no division instruction; none at all for rank 1), then:
- *
- *  - when its V elements lie in one row, moves them as one 16-byte value per tensor:
- *    cond's V bytes become a mask, then and else are read as 16 bytes (or one element,
- *    repeated, for an input that stays along the row), and out = bitselect(else, then,
- *    mask);
- *  - else (an item that crosses rows) reads each input that is dense (contiguous over
- *    the whole launch, as its kernel says) as 16 bytes all the same, the others
- *    element by element, stepping to the next row by carrying the dim indices, and
- *    stores the 16 bytes at once;
- *  - the last item, when it is short, element by element.
- *
- * Two forms of the program, chosen per launch by the host (host/opencl/cl_launch.c):
- * CLSEL_ALIGNED=1 when every item lies in one row and on 16-byte boundaries in every
- * tensor that advances: its loads and stores are of 16-byte types, which GPUs (NVIDIA's
- * above all, where nothing wider than an element may be accessed at an address not known
- * to be aligned) turn into single 128-bit accesses. CLSEL_ALIGNED=0 for everything else,
- * with kernels specialised further on which inputs are dense and aligned, read as 16
- * bytes in every item; the others are read at element alignment (vloadN). That choice
- * is made at compile time: a run-time flag between an aligned and an element-aligned
- * load of one address gets the two merged into one at the lower alignment (LLVM's
- * InstCombine folds them so; clang 15 for NVPTX and IGC both did). All index arithmetic
- * is 32-bit: the host splits a run whose offsets would not fit into pieces that do, each
- * with its own 64-bit offsets.
- */
+ * Two forms, chosen per launch (host/opencl/cl_launch.c): CLSEL_ALIGNED=1 when every item lies in one row on 16-byte
+ * boundaries, with 16-byte loads and stores that GPUs make single 128-bit accesses (NVIDIA accesses nothing wider
+ * than an element at an address not known to be aligned); CLSEL_ALIGNED=0 for the rest, with the dense aligned
+ * inputs chosen at compile time, since LLVM's InstCombine merges a run-time choice between an aligned and an
+ * element-aligned load of one address into one load at the lower alignment. Index math is 32-bit: the host splits
+ * runs into pieces whose offsets fit. */
 
-/* A kernel's cond parameter is restrict (cl/select_contract.h); the helper that takes
- * the kernel's parameters redefines this to nothing around its definition, since
- * inlining a restrict parameter leaves scope intrinsics that Oclgrind cannot run. */
+/* cond is restrict (cl/select_contract.h), but not in the helper that takes the kernel's parameters: inlining a
+ * restrict parameter leaves scope intrinsics that Oclgrind cannot run. */
 #define CLSEL_RESTRICT restrict
 
-/* Helpers are inlined into each kernel, so that its constants (which inputs advance)
- * specialise them and their private arrays stay in registers. */
+/* Helpers inlined into each kernel, so that its constants specialise them and their arrays stay in registers. */
 #define CLSEL_INLINE static inline __attribute__((always_inline))
 
-/* Per width: the element, V, the vector of V elements, cond's V bytes as they are loaded at V-byte
- * alignment (and made from gathered bytes), the 16 bytes of an element repeated, and
- * cond's mask (0xFF.. for each element whose cond byte is nonzero). The 16-byte values
- * are uint4 from load to store: vectors of small elements would reach NVPTX as uchar16
- * and the like, which it splits into 4-byte accesses. */
+/* Per width: the element, V, the vector of V elements, cond's V bytes as loaded (or gathered), an element repeated
+ * over 16 bytes, and cond's mask (all ones for each element whose cond byte is nonzero). 16-byte values are uint4 from
+ * load to store: uchar16 and the like reach NVPTX split into 4-byte accesses. */
 #define CLSEL_NONZERO(w) ((((w) & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | (w)) /* bit 7 of each byte: byte != 0 */
 #if CLSEL_WIDTH == 1
 typedef uchar clsel_elem;
@@ -137,14 +111,11 @@ CLSEL_INLINE void clsel_put(uint *w, uint k, clsel_elem x) { w[2 * k] = (uint)x,
  * (the method of PyTorch's IntegerDivider, aten/src/ATen/cuda/detail/IntegerDivider.cuh). */
 #define CLSEL_DIV(x, m, s) ((mul_hi((x), (m)) + (x)) >> (s))
 
-/* The geometry: the dims, each tensor's strides (cond, then, else, out), the dividers,
- * all as the kernel's vector arguments, and dim 0's strides as the kernel knows them
- * (no multiply along it: an advancing input and the output step by one). And where an
- * item is: its index along each dim (at.s0 along the row) and its element offset in each
- * tensor (off.x cond, .y then, .z else, .w out). Vectors read by literal components
- * only, never arrays: NVIDIA's OpenCL compiler kept this state in private arrays in
- * local memory, indexed in a loop it did not unroll, and the kernels ran at 14-17 % of a
- * copy on an H200, their time set by the number of work-items, not by the bytes. */
+/* The geometry: the dims, each tensor's strides (cond, then, else, out) and the dividers, as the kernel's vector
+ * arguments, and dim 0's strides as the kernel knows them (an advancing input and the output step by one). The place:
+ * an item's index along each dim and its element offset in each tensor (off.x cond, .y then, .z else, .w out).
+ * Vectors read by literal components, never arrays: NVIDIA's compiler kept such arrays in local memory, and the kernels
+ * ran at 14-17 % of a copy on an H200, their time set by the number of work-items, not by the bytes. */
 typedef struct clsel_geometry {
     uint8 sh, m, s;
     int8 cs, ts, es, os;
@@ -185,8 +156,7 @@ CLSEL_INLINE void clsel_locate(clsel_place *p, const clsel_geometry *g, uint x, 
     CLSEL_LOCATE(7, CLSEL_STRIDES(g, 7))
 }
 
-/* One element on: the next index of the row, or the first of the next row (indices
- * carried upwards as an odometer). */
+/* One element on: the next index of the row, or the first of the next row (indices carried upwards as an odometer). */
 #define CLSEL_CARRY(d, next, stride)                                   \
     p->off += CLSEL_STRIDES(g, next) - (int)g->sh.s##d * (stride);     \
     p->at.s##d = 0;                                                    \
@@ -206,13 +176,10 @@ CLSEL_INLINE void clsel_step(clsel_place *p, const clsel_geometry *g)
     CLSEL_CARRY(6, 7, CLSEL_STRIDES(g, 6))
 }
 
-/* 16 bytes of an input read as CLSEL_READ_n (clsel_load_n, clsel_cond_n): 0, its one
- * element repeated; 1, its V elements as one 16-byte access in the aligned form, else at
- * element alignment; 2, as one 16-byte access. One function per way, named by the kernel
- * through token pasting, rather than one function that branches on the way: compilers
- * simplify a helper before inlining it, and LLVM's InstCombine then merges its two loads
- * of one address into one at the lower alignment (clang 15 did so for cond in the NVPTX
- * kernels), so that no kernel would keep its 16-byte access. */
+/* 16 bytes of an input read as CLSEL_READ_n (clsel_load_n, clsel_cond_n): 0, its one element repeated; 1, its V
+ * elements, as one 16-byte access in the aligned form, else at element alignment; 2, as one 16-byte access. One
+ * function per way, named by the kernel through token pasting: one function branching on the way would be simplified
+ * before inlining, and InstCombine would merge its two loads at the lower alignment (clang 15 did, for NVPTX). */
 CLSEL_INLINE uint4 clsel_load_0(global const clsel_elem *p) { return CLSEL_SPLAT(*p); }
 CLSEL_INLINE uint4 clsel_load_1(global const clsel_elem *p)
 {
@@ -227,9 +194,8 @@ CLSEL_INLINE uint4 clsel_cond_1(global const uchar *p)
 }
 CLSEL_INLINE uint4 clsel_cond_2(global const uchar *p) { return clsel_mask(*(global const clsel_cond_words *)p); }
 
-/* The output's 16 bytes: as one 16-byte access where they lie on a boundary (the
- * aligned form, or where the host says so: a run-time choice that compilers keep apart,
- * stores not being merged across branches as loads are). */
+/* The output's 16 bytes: as one 16-byte access where they lie on a boundary (the aligned form, or where the host says
+ * so: a run-time choice that compilers keep apart, stores not being merged across branches as loads are). */
 CLSEL_INLINE void clsel_store(global clsel_elem *p, uint4 v, uint aligned)
 {
     if (CLSEL_ALIGNED || aligned)
@@ -268,9 +234,8 @@ CLSEL_INLINE uint clsel_start(CLSEL_PARAMS(clsel_elem), uint C, uint TT, uint E,
     return 1;
 }
 
-/* An item that crosses rows: the dense inputs (C, TT, E: 1) as 16 bytes all the same,
- * the others element by element, stepping to the next row by carrying the dim indices;
- * the 16 bytes stored at once. */
+/* An item that crosses rows: the dense inputs (C, TT, E: 1) as 16 bytes all the same, the others element by element,
+ * stepping to the next row by carrying the dim indices; the 16 bytes stored at once. */
 CLSEL_INLINE void clsel_across_rows(CLSEL_PARAMS(clsel_elem), uint C, uint TT, uint E, const clsel_geometry *g,
                                     clsel_place p)
 {

@@ -1,28 +1,22 @@
-/* select_contract.h - the one contract between the host and the kernels: every kernel
- * argument in order, each with its OpenCL C type and the host type that sets it, the
- * variant numbering, the layout flags and the kernel names. The host includes this file
- * as C (host/opencl/cl_kernel_args.h turns the list into argument indices and typed
- * setters); the build puts it at the head of the program source (cmake/embed_cl.cmake),
- * where the same list becomes the kernels' parameter list. A kernel and its launcher
- * cannot disagree on an argument's place or size: both are generated from one line
- * here, and a host value of another type does not compile. */
+/* select_contract.h - the one contract between the host and the kernels: every kernel argument in order with its
+ * OpenCL C type and the host type that sets it, the variant numbering, the read kinds and the kernel names. The host
+ * includes it as C (host/opencl/cl_kernel_args.h makes argument indices and typed setters of the list); the build puts
+ * it at the head of the program source (cmake/embed_cl.cmake), where the list becomes the kernels' parameters. A
+ * kernel and its launcher cannot disagree on an argument's place or size, and a host value of another type does not
+ * compile. */
 #ifndef CLSEL_SELECT_CONTRACT_H
 #define CLSEL_SELECT_CONTRACT_H
 
-/* Variants: whether each input advances along the innermost dim (1) or stays on one
- * element along it (0), one bit per input: cond 4, then 2, else 1. The host spells the
- * same numbering as clsel_priv_plan_variant (host/plan/plan_iter.h), the one meaning
- * the CPU path's row loops share; host/opencl/cl_program.c asserts that the two agree. */
+/* Variants: whether each input advances along the innermost dim (1) or not (0), cond 4, then 2, else 1: the numbering
+ * of clsel_priv_plan_variant (host/plan/plan_iter.h), asserted equal in host/opencl/cl_program.c. */
 #define CLSEL_VARIANT(c, t, e) (((c) << 2) | ((t) << 1) | (e))
 #define CLSEL_VARIANTS 8
 
-/* How a kernel reads an input, one digit per input in its name: FIXED, one element along
- * the innermost dim (variant bit 0); ROWS, advancing along it (variant bit 1), V
- * elements at a time where they lie in one row; DENSE, advancing and contiguous over the
- * whole launch (element i of the launch at offset i from its first) with its first
- * element on a 16-byte boundary (V bytes for cond): 16 bytes read at once in every item,
- * also one that crosses rows. The aligned form has no DENSE kernels (every item of it
- * lies in one row, on boundaries). The output is always dense. */
+/* How a kernel reads an input, one digit per input in its name: FIXED, one element along the innermost dim (variant bit
+ * 0); ROWS, advancing along it (variant bit 1), V elements at a time where they lie in one row; DENSE, advancing and
+ * contiguous over the whole launch (element i of the launch at offset i from its first) with its first element on a
+ * 16-byte boundary (V bytes for cond): 16 bytes read at once in every item, also one that crosses rows. The aligned
+ * form has no DENSE kernels (every item of it lies in one row, on boundaries). The output is always dense. */
 #define CLSEL_READ_FIXED 0
 #define CLSEL_READ_ROWS 1
 #define CLSEL_READ_DENSE 2
@@ -34,15 +28,12 @@
 /* Kernel names: clsel_w<element bytes>_<cond digit><then digit><else digit>. */
 #define CLSEL_KERNEL_NAME_FORMAT "clsel_w%d_%d%d%d"
 
-/* The argument list: ARG(name, OpenCL C type, host type) for every argument but the
- * last, LAST(...) for the last; T is the element type (uchar, ushort, uint, ulong).
- * Per tensor a buffer and the element offset of the launch's first element in it; the
- * collapsed dims innermost first (unused ones 1) and each tensor's signed element
- * strides along them; per dim the multiplier and shift that divide by it; the element
- * count; the rank (dims at and past it are never divided by); whether the output's
- * first element lies on 16 bytes.
- * then_, else_ and out carry no `restrict`: the output may be then or else (in place).
- * cond is never written, so it is `restrict` (CLSEL_RESTRICT, cl/select.cl). */
+/* The argument list: ARG(name, OpenCL C type, host type) for every argument but the last, LAST(...) for the last; T is
+ * the element type (uchar, ushort, uint, ulong). Per tensor a buffer and the element offset of the launch's first
+ * element in it; the collapsed dims innermost first (unused ones 1) and each tensor's signed element strides along
+ * them; per dim the multiplier and shift that divide by it; the element count; the rank (dims at and past it are never
+ * divided by); whether the output's first element lies on 16 bytes. then_, else_ and out carry no `restrict`: the
+ * output may be then or else (in place). cond is never written, so it is `restrict` (CLSEL_RESTRICT, cl/select.cl). */
 #define CLSEL_KERNEL_ARGS(ARG, LAST, T)                   \
     ARG(cond, global const uchar *CLSEL_RESTRICT, cl_mem) \
     ARG(cond_off, ulong, cl_ulong)                        \

@@ -1,9 +1,7 @@
 /* cpu_loops_avx2.c - the CPU path's loop table in AVX2 (cpu_loops.h), for x86-64 processors that have it (checked at
- * run time; the rest of the library assumes only the baseline ISA). Elements move as the bits of their storage width: a
- * byte mask from cond == 0, widened to the element width, blends then and else. Why not leave it to the compiler: the
- * portable loops vectorize only 16 bytes at a time with the baseline ISA, and never with non-temporal stores; for
- * outputs larger than the last-level cache, writing around the cache (no read-for-ownership) is what brings Select to
- * memcpy's bandwidth (CI box, 2^26 f32: 18.6 GB/s with plain stores, 22.7-27.9 GB/s streamed; memcpy 26-27). */
+ * run time). A byte mask from cond == 0, widened to the element width, blends then and else. Not left to the compiler:
+ * the portable loops vectorize 16 bytes at a time with the baseline ISA and never stream, and writing around the cache
+ * is what brings large outputs to memcpy's bandwidth (CPU_STREAM_MIN_BYTES, docs/tuning.md). */
 #include "cpu/cpu_gather.h"
 #include "cpu/cpu_loops.h"
 

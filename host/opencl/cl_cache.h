@@ -1,12 +1,9 @@
-/* cl_cache.h - compiled programs kept on disk between processes, keyed by everything that could make a binary wrong
- * for this build: the library version, a hash of the kernel source and the build options, the device, its OpenCL
- * version, the driver and the platform. A missing, stale, truncated or corrupt entry is ignored (and replaced by the
- * next build); nothing about the cache ever makes a call fail.
- * Entries are written for GPUs and accelerators. A CPU-type device is left to its own cache: PoCL compiles every
- * kernel when asked for the program's binary, which made the first context of a process take 19.7-21.4 s instead of
- * 1.9-2.6 s (its next ones then took 16-27 ms instead of 85-95 ms; docs/performance.md, "First call").
- *   CLSEL_KERNEL_CACHE=off        no cache (also "0")
- *   CLSEL_KERNEL_CACHE=on         entries for every device type, CPU ones too (also "1")
+/* cl_cache.h - compiled programs kept on disk between processes, keyed by all that could make a binary wrong: the
+ * library version, hashes of the kernel source and build options, the device, its OpenCL version, the driver and the
+ * platform. A missing, stale or corrupt entry is ignored (and replaced); the cache never makes a call fail. Entries
+ * are written for GPUs and accelerators, not CPU devices, which keep their own: PoCL compiles every kernel when asked
+ * for a binary, so the first context of a process took 19.7-21.4 s instead of 1.9-2.6 s (docs/performance.md).
+ *   CLSEL_KERNEL_CACHE=off | on   no cache ("0"), or entries for every device type, CPU ones too ("1")
  *   CLSEL_KERNEL_CACHE_DIR=DIR    where (default $XDG_CACHE_HOME/clsel, else $HOME/.cache/clsel) */
 #ifndef CLSEL_HOST_CL_CACHE_H
 #define CLSEL_HOST_CL_CACHE_H

@@ -26,12 +26,11 @@ static int on_boundary(const cl_tensor *t, int64_t at, int64_t size, int64_t byt
     return t->align16 >= 0 && (((int64_t)t->align16 + at * size) % bytes + bytes) % bytes == 0;
 }
 
-/* How a piece is launched: its program form, its kernel (CLSEL_KERNEL_INDEX: how each input is read) and whether out's
- * first element lies on 16 bytes. A tensor advancing along the rows is aligned when its first element lies on a
- * boundary of V elements' bytes (16; V for cond) and so do every item's V elements: it is dense (contiguous over the
- * piece), or every item lies in one row (a rank-1 piece, or rows of a multiple of V elements) and its row starts are
- * V-element multiples apart. The aligned form serves a piece whose items all lie in one row and whose every advancing
- * tensor is aligned; elsewhere a dense, aligned input gets a kernel that reads it as 16 bytes per item. */
+/* How a piece is launched: its form, its kernel (CLSEL_KERNEL_INDEX: how each input is read) and whether out's first
+ * element lies on 16 bytes. An advancing tensor is aligned when its first element lies on V elements' bytes (16; V for
+ * cond) and so do every item's: it is dense, or every item lies in one row (rank 1, or rows a multiple of V) and its
+ * rows start V-element multiples apart. The aligned form takes a piece of one-row items and aligned tensors; elsewhere
+ * a dense, aligned input gets a kernel that reads it as 16 bytes per item. */
 typedef struct piece_launch {
     program_form form;
     int kernel;

@@ -1,19 +1,12 @@
-/* cl_native.c - the native path (clsel_cl_path): on a CPU device, clsel_cl_enqueue runs the CPU path itself as a
- * native kernel in the caller's queue, one thread per compute unit: a launch's event and ordering semantics at the CPU
- * path's speed. Each buffer holding a tensor is mapped once over every byte the run touches (for reading, and for
- * writing where the output lies), the native kernel runs through the mapped pointers, and the buffers are unmapped,
- * each command waiting for the ones before it; the last unmap is the run's event. On a CPU device a map hands out the
- * buffer's own memory, nothing copied (PoCL 3.1: the native kernel's pointer and the map's are the same address).
- * Maps, not clEnqueueNativeKernel's mem_list (handles the implementation replaces by pointers): PoCL 3.1 (Debian 12)
- * sorts that list and fills the argument slots in its own order, so a kernel given then and else gets them swapped,
- * one pointer twice when two slots name one buffer, and a sub-buffer's parent without its offset (measured with a
- * 60-line program: four buffers listed as 3, 0, 2, 1 came back as 0, 1, 2, 3).
- * The process enqueues one native run at a time: PoCL 3.1 crashes when two threads map one buffer at once (8 threads
- * mapping and unmapping a 4 KiB buffer on their own queues: a segmentation fault in 3 runs of 3; under one lock, none
- * in 15 runs of 24,000 maps).
- * The kernel waits on a user event (the gate), released once every command is enqueued, with the verdict in memory
- * the kernel frees: if an unmap cannot be enqueued, the kernel runs but touches nothing, and the call fails with the
- * output untouched, as every failed enqueue leaves it. */
+/* cl_native.c - the native path (clsel_cl_path): on a CPU device, clsel_cl_enqueue runs the CPU path as a native
+ * kernel in the caller's queue, one thread per compute unit: a launch's events and ordering at the CPU path's speed.
+ * Each buffer holding a tensor is mapped over the bytes the run touches (a CPU device hands out its own memory), the
+ * kernel runs through the mapped pointers, and the buffers are unmapped, each command waiting for the one before; the
+ * last unmap is the run's event. Maps rather than clEnqueueNativeKernel's mem_list, which PoCL 3.1 fills in an order
+ * of its own; one native run enqueued at a time, as PoCL 3.1 crashes when two threads map one buffer at once
+ * (docs/architecture.md, "What it depends on"). The kernel waits on a user event (the gate), released once every
+ * command is enqueued with the verdict in memory the kernel frees: if an unmap cannot be enqueued, the kernel runs
+ * but touches nothing and the call fails with the output untouched, as every failed enqueue leaves it. */
 #include "common/alloc.h"
 #include "cpu/cpu_run.h"
 #include "opencl/cl_launch.h"

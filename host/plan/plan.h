@@ -58,11 +58,10 @@ typedef struct plan_span {
     uint64_t begin;
 } plan_span;
 
-/* The in-place and overlap rule, for every back end (plan_overlap.c): the output may
- * start exactly where then or else starts when that input has the output's shape; any
- * other overlap of the output with an input is CLSEL_ERROR_BUFFER, with the byte
- * ranges in the message (relative to the lower of the two starts when `relative`, as
- * for host addresses). spans: cond, then, else, out. */
+/* The in-place and overlap rule, for every back end (plan_overlap.c): the output may start exactly where then or else
+ * starts when that input has the output's shape; any other overlap of the output with an input is CLSEL_ERROR_BUFFER,
+ * with the byte ranges in the message (relative to the lower of the two starts when `relative`, as for host addresses).
+ * spans: cond, then, else, out. */
 clsel_status clsel_priv_plan_check_overlap(const clsel_plan *plan, const plan_span spans[PLAN_OPERANDS], int relative);
 
 #endif

@@ -1,12 +1,8 @@
-/* plan_iter.c - see plan_iter.h: the offset calculator, spans and the split into boxes.
- *
- * Why boxes: a box is an iteration space of its own, so every consumer of a sub-range
- * (a kernel launch whose index math must stay in 32 bits, a runtime chunk whose input
- * spans are uploaded, a thread's share of a CPU run) walks it exactly as it would walk
- * the whole run, and no consumer copies and patches a plan. The split is along the
- * highest dim whose one index still fits the bounds, in equal ranges, as PyTorch's
- * TensorIterator splits for 32-bit indexing (aten/src/ATen/TensorIterator.cpp,
- * SplitUntil32Bit) but in ranges rather than halves, so that boxes come in order. */
+/* plan_iter.c - see plan_iter.h: the offset calculator, spans and the split into boxes. A box is an iteration space
+ * of its own, so every consumer of a sub-range (a launch whose index math stays in 32 bits, a runtime chunk, a thread's
+ * share) walks it as it would the whole run, and no one patches a copied plan. The split is along the highest dim whose
+ * one index fits the bounds, in equal ranges, as PyTorch's TensorIterator splits for 32-bit indexing
+ * (aten/src/ATen/TensorIterator.cpp, SplitUntil32Bit), but in ranges rather than halves so that boxes come in order. */
 #include "plan/plan_iter.h"
 
 #include <string.h>

@@ -1,6 +1,5 @@
-/* plan_shape.c - shape rules of the three broadcast modes (docs/semantics.md, Shapes): output
- * shape, validation with messages that name the shapes, and which input axis feeds
- * each output dim. */
+/* plan_shape.c - shape rules of the three broadcast modes (docs/semantics.md, Shapes): output shape, validation with
+ * messages that name the shapes, and which input axis feeds each output dim. */
 #include <string.h>
 
 #include "common/error.h"
@@ -55,9 +54,8 @@ static clsel_status check_attrs(const clsel_attrs *attrs)
     return CLSEL_SUCCESS;
 }
 
-/* numpy two-way broadcast of a and b (right-aligned). Returns the index of the first
- * incompatible dim of the longer-or-equal result (as a result dim), or -1 when they
- * broadcast; *out is the broadcast shape. */
+/* numpy two-way broadcast of a and b (right-aligned). Returns the index of the first incompatible dim of the
+ * longer-or-equal result (as a result dim), or -1 when they broadcast; *out is the broadcast shape. */
 static int numpy_pair(const clsel_shape *a, const clsel_shape *b, clsel_shape *out)
 {
     int32_t rank = a->rank > b->rank ? a->rank : b->rank;
@@ -103,9 +101,8 @@ static clsel_status layout_none(const clsel_shape *in[3], plan_layout *layout)
     return CLSEL_SUCCESS;
 }
 
-/* Whether cond fits one way onto r: rank(cond) <= rank(r) and every right-aligned cond
- * dim is 1 or equal. Returns -1 if it fits, else the offending cond dim (or rank(cond)
- * when the rank is too large). */
+/* Whether cond fits one way onto r: rank(cond) <= rank(r) and every right-aligned cond dim is 1 or equal. Returns -1 if
+ * it fits, else the offending cond dim (or rank(cond) when the rank is too large). */
 static int one_way_misfit(const clsel_shape *cond, const clsel_shape *r)
 {
     if (cond->rank > r->rank) return (int)cond->rank;

@@ -1,7 +1,6 @@
-/* runtime.c - clsel_runtime_create and clsel_runtime_destroy, which pick an OpenCL
- * device (or the CPU path) and open it, or close it; and the getters and setters, which
- * read what creation chose or store what a later run reads (runtime_run.c and
- * runtime_device.c). */
+/* runtime.c - clsel_runtime_create and clsel_runtime_destroy, which pick an OpenCL device (or the CPU path) and open
+ * it, or close it; and the getters and setters, which read what creation chose or store what a later run reads
+ * (runtime_run.c and runtime_device.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,20 +41,17 @@ static clsel_status open_device(clsel_runtime *rt, cl_device_id device)
         rt->context = NULL;
         return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateContext failed");
     }
-    rt->queue = cl->clCreateCommandQueue(rt->context, device, 0, &err);
-    if (!rt->queue || err != CL_SUCCESS) {
-        rt->queue = NULL;
-        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateCommandQueue failed");
-    }
-    rt->queue2 = cl->clCreateCommandQueue(rt->context, device, 0, &err);
-    if (!rt->queue2 || err != CL_SUCCESS) {
-        rt->queue2 = NULL;
-        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateCommandQueue failed");
+    cl_command_queue *queues[2] = {&rt->queue, &rt->queue2};
+    for (int i = 0; i < 2; ++i) {
+        *queues[i] = cl->clCreateCommandQueue(rt->context, device, 0, &err);
+        if (!*queues[i] || err != CL_SUCCESS) {
+            *queues[i] = NULL;
+            return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateCommandQueue failed");
+        }
     }
     clsel_status st = clsel_cl_context_create(rt->context, device, &rt->ctx);
-    /* One width built now (f32's, the commonest), so that a device whose compiler
-     * cannot build the kernels is found here, where AUTO can still pass over it, and
-     * not by every run; the other widths build when first run. */
+    /* One width built now (f32's, the commonest), so that a device whose compiler cannot build the kernels is found
+     * here, where AUTO can still pass over it, and not by every run; the other widths build when first run. */
     if (st == CLSEL_SUCCESS) st = clsel_cl_context_prepare(rt->ctx, CLSEL_F32);
     if (st != CLSEL_SUCCESS) return st;
     rt->device = device;
@@ -77,9 +73,8 @@ static void close_device(clsel_runtime *rt)
     rt->device = NULL;
 }
 
-/* AUTO takes GPUs and accelerators: a CPU-type OpenCL device runs on the same cores as
- * the CPU path and adds only its own costs (a launch, and on PoCL copies unless in
- * place; docs/performance.md, "Runtime"). */
+/* AUTO takes GPUs and accelerators: a CPU-type OpenCL device runs on the same cores as the CPU path and adds only its
+ * own costs (a launch, and on PoCL copies unless in place; docs/performance.md, "Runtime"). */
 static clsel_status open_opencl(clsel_runtime *rt, int accelerators_only)
 {
     rt->cl = clsel_priv_cl();

@@ -1,12 +1,6 @@
-/* runtime.h - the clsel_runtime object and its files, whose calls only go down this list:
- *
- *   runtime.c          clsel_runtime_create and _destroy (the device, or the CPU path),
- *                      the getters and setters
- *   runtime_run.c      clsel_runtime_run: the CPU path, or a device path, for each run;
- *                      whether a device that does not work in host memory pays (AUTO);
- *                      the CPU path's rescue of a run the device failed
- *   runtime_device.c   the device paths: in the caller's memory in place, or copied in
- *                      chunks, through the internal launch (opencl/cl_launch.h) */
+/* runtime.h - the clsel_runtime object. Its files call only down this list: runtime.c (create, destroy, getters and
+ * setters), runtime_run.c (clsel_runtime_run: the CPU path or a device path per run, AUTO's measurement, the rescue
+ * of a run the device failed), runtime_device.c (the device paths: in place, or copied in chunks). */
 #ifndef CLSEL_HOST_RUNTIME_H
 #define CLSEL_HOST_RUNTIME_H
 
@@ -38,10 +32,9 @@ struct clsel_runtime {
     int lock_ready;
 };
 
-/* The device paths (runtime_device.c), for host tensors already checked. Each returns
- * once nothing on the device still reads or writes the caller's memory; on failure
- * (the message set) `out` may hold part of the result, and the caller finishes the run
- * on the CPU path. */
+/* The device paths (runtime_device.c), for host tensors already checked. Each returns once nothing on the device still
+ * reads or writes the caller's memory; on failure (the message set) `out` may hold part of the result, and the caller
+ * finishes the run on the CPU path. */
 
 /* Whether a run can work in the caller's memory in place: the device shares memory with
  * the host, each tensor fits one buffer, and out overlaps no input. */

@@ -1,29 +1,19 @@
-/* runtime_device.c - the runtime's device paths (runtime.h), for host memory, through the
- * internal launch (opencl/cl_launch.h) on buffers the runtime makes itself:
- *
- *  - shared: on a device that works in host memory (CL_DEVICE_HOST_UNIFIED_MEMORY: CPU
- *    devices such as PoCL, integrated GPUs) the launch reads the caller's inputs and
- *    writes its output in place, through CL_MEM_USE_HOST_PTR buffers, and a map and
- *    unmap of the output makes the device's writes visible to the host, as OpenCL
- *    requires;
- *  - chunked: everywhere else, and for tensors bigger than one device allocation, the
- *    output in boxes of the iteration space (plan_iter.h) of at most a chunk each, with
- *    only the span of each input that a box reads uploaded, alternating between two
- *    queues and two sets of buffers so that one box's transfers can overlap the other's
- *    launch on devices that copy and compute at once.
- *
- * Either drains its queues before returning, also when the device fails part-way, so
- * that nothing on the device still touches the caller's memory when the dispatcher
- * (runtime_run.c) finishes the run on the CPU path. */
+/* runtime_device.c - the runtime's device paths (runtime.h) for host memory, through the internal launch
+ * (opencl/cl_launch.h) on buffers the runtime makes: shared, on a device that works in host memory
+ * (CL_DEVICE_HOST_UNIFIED_MEMORY: PoCL, integrated GPUs), in the caller's memory through CL_MEM_USE_HOST_PTR buffers,
+ * a map and unmap of the output making the device's writes visible to the host; chunked, everywhere else and for
+ * tensors bigger than one allocation, the output in boxes (plan_iter.h) of at most a chunk each, uploading only the
+ * span of each input a box reads, alternating two queues and two sets of buffers so that transfers overlap launches.
+ * Either drains its queues before returning, also when the device fails part-way, so that nothing on the device
+ * still touches the caller's memory when runtime_run.c finishes the run on the CPU path. */
 #include "common/error.h"
 #include "common/tuning_constants.h"
 #include "opencl/cl_launch.h"
 #include "runtime/runtime.h"
 
-/* Returns once `queue` can no longer touch the caller's memory, also when the device is
- * failing: clFinish, or if that fails, `last` (the queue's last command that touches it;
- * earlier ones are done when it is, the queue being in order) waited for or polled until
- * complete or terminated. Returns clFinish's code. */
+/* Returns once `queue` can no longer touch the caller's memory, also when the device is failing: clFinish, or if that
+ * fails, `last` (the queue's last command that touches it; earlier ones are done when it is, the queue being in order)
+ * waited for or polled until complete or terminated. Returns clFinish's code. */
 static cl_int drain(const clsel_runtime *rt, cl_command_queue queue, cl_event last)
 {
     const clsel_cl_api *cl = rt->cl;

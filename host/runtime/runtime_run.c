@@ -1,9 +1,7 @@
-/* runtime_run.c - clsel_runtime_run: host memory in, host memory out, on the CPU path for
- * small runs (and, under AUTO, on a device that does not share host memory and was
- * measured slower than the CPU path), otherwise on the runtime's device, in place or
- * copied in chunks (runtime_device.c). If the device fails part-way, the whole run is
- * done again on the CPU path: the caller gets the right result rather than half of one,
- * told so by clsel_runtime_last_run_path. */
+/* runtime_run.c - clsel_runtime_run: host memory in, host memory out, on the CPU path for small runs (and, under AUTO,
+ * on a device that does not share host memory and was measured slower than the CPU path), otherwise on the runtime's
+ * device, in place or copied in chunks (runtime_device.c). If the device fails part-way, the whole run is done again on
+ * the CPU path: the caller gets the right result rather than half of one, told so by clsel_runtime_last_run_path. */
 #include <stdio.h>
 #include <time.h>
 
@@ -47,19 +45,13 @@ static double best_run(clsel_runtime *rt, const clsel_plan *plan, const void *co
     return best;
 }
 
-/* AUTO's rule for host memory on a device that does not work in it (a discrete GPU;
- * CL_DEVICE_HOST_UNIFIED_MEMORY false). A run there copies every input byte across the
- * bus to the device and the output back, and Select does no work but moving those
- * bytes: the device can only win where the bus moves bytes faster than the host's cores
- * move them through host memory, which a PCIe GPU in a server rarely does (PCIe 5.0
- * x16: 64 GB/s each way at best, against hundreds of GB/s of DRAM). So the first run
- * that would go there is preceded, once per runtime, by a measurement of both on the
- * same bytes: a same-shape u8 run of RUNTIME_CALIBRATION_ELEMENTS elements, each path
- * timed RUNTIME_CALIBRATION_RUNS times, the fastest kept; runs go to the device from
- * then on only if its path was faster. A runtime asked for OpenCL by name, a device
- * that shares host memory (it runs in place), a device that does not answer the
- * question (deprecated since OpenCL 2.0) and a runtime whose caller set the size
- * threshold are not measured: runs go to the device. Thread-safe. */
+/* AUTO's rule for host memory on a device that does not work in it (a discrete GPU): a run there copies every input
+ * across the bus and the output back, and Select does nothing but move bytes, so the device wins only where the bus
+ * outruns the host's memory (PCIe 5.0 x16: 64 GB/s each way at best, against hundreds of GB/s of DRAM). The first run
+ * that would go there is preceded, once per runtime, by both paths timed on the same same-shape u8 run
+ * (RUNTIME_CALIBRATION_*); runs go to the device only if it was faster. A runtime asked for OpenCL by name, a device
+ * that shares host memory or does not say, and a runtime whose caller set the size threshold are not measured: runs
+ * go to the device. Thread-safe. */
 static int device_pays(clsel_runtime *rt)
 {
     const int discrete = (rt->ctx->host_memory_known && !rt->ctx->host_unified) ||
@@ -113,8 +105,7 @@ clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const 
         last_path = CLSEL_RUN_DEVICE;
         return st;
     }
-    /* The device failed part-way: the whole run on the CPU path, the device's message
-     * kept for the caller to read. */
+    /* The device failed part-way: the whole run on the CPU path, the device's message kept for the caller to read. */
     char device_failure[1024];
     snprintf(device_failure, sizeof device_failure, "%s", clsel_last_error());
     run_cpu(rt, plan, in, out);

@@ -233,7 +233,7 @@ def cache_entries(cache_dir):
 
 
 def from_cache(cache_dir, out_dir):
-    """The driver's PTX of each cached program: accesses per kernel."""
+    """The driver's PTX of each cached program: global accesses per kernel, and local-memory ones."""
     os.makedirs(out_dir, exist_ok=True)
     lines, seen = [], 0
     for key, binary in cache_entries(cache_dir):
@@ -250,7 +250,9 @@ def from_cache(cache_dir, out_dir):
             f.write(text)
         for kernel, body in sorted(split_functions(text, r"^(?:\.visible\s+)?\.entry (\w+)\(").items()):
             counts = ptx_accesses(body)
-            lines.append(f"{label:36} {kernel:24} loads {describe(counts, 'ld'):28} stores {describe(counts, 'st')}")
+            local = len(re.findall(r"\b(?:ld|st)\.local\b", body))  # private arrays the driver kept in memory
+            lines.append(f"{label:36} {kernel:24} loads {describe(counts, 'ld'):28} stores {describe(counts, 'st'):20}"
+                         f" local {local}")
     if not seen:
         lines.append(f"no entries in {cache_dir}")
     print("\n".join(lines))

@@ -91,19 +91,18 @@ clsel_status clsel_plan_create(clsel_dtype dtype, const clsel_shape *cond,
     for (int op = 0; op < 3; ++op) p->in_count[op] = clsel_priv_plan_shape_count(&p->in_shape[op]);
     p->out_shape = layout.out;
     p->out_count = layout.out_count;
-    int64_t strides[PLAN_OPERANDS][CLSEL_MAX_RANK];
-    full_strides(p, &layout, strides);
-    collapse(p, strides);
+    if (p->out_count > 0) { /* an empty output has nothing to walk, and its dims' products past the 0 may overflow */
+        int64_t strides[PLAN_OPERANDS][CLSEL_MAX_RANK];
+        full_strides(p, &layout, strides);
+        collapse(p, strides);
+    }
     *plan = p;
     return CLSEL_SUCCESS;
 }
 
 void clsel_plan_destroy(clsel_plan *plan) { clsel_priv_free(plan); }
 
-const clsel_shape *clsel_plan_output_shape(const clsel_plan *plan)
-{
-    return plan ? &plan->out_shape : NULL;
-}
+const clsel_shape *clsel_plan_output_shape(const clsel_plan *plan) { return plan ? &plan->out_shape : NULL; }
 
 int64_t clsel_plan_output_count(const clsel_plan *plan) { return plan ? plan->out_count : 0; }
 
@@ -120,15 +119,9 @@ uint64_t clsel_priv_plan_bytes_moved(const clsel_plan *plan)
     return bytes;
 }
 
-size_t clsel_plan_output_bytes(const clsel_plan *plan)
-{
-    return plan ? (size_t)plan->out_count * plan->elem_size : 0;
-}
+size_t clsel_plan_output_bytes(const clsel_plan *plan) { return plan ? (size_t)plan->out_count * plan->elem_size : 0; }
 
-clsel_dtype clsel_plan_dtype(const clsel_plan *plan)
-{
-    return plan ? plan->dtype : CLSEL_DTYPE_INVALID;
-}
+clsel_dtype clsel_plan_dtype(const clsel_plan *plan) { return plan ? plan->dtype : CLSEL_DTYPE_INVALID; }
 
 int64_t clsel_plan_input_count(const clsel_plan *plan, clsel_operand which)
 {

@@ -28,9 +28,9 @@ static void json_case(FILE *f, const bench_result *r)
 {
     const bench_case *c = r->c;
     fprintf(f, "{\"name\": \"%s\", \"dtype\": \"%s\", \"elements\": %lld, \"bytes\": %llu, "
-               "\"median_ms\": %.6f, \"min_ms\": %.6f, \"gbps\": %.4f, \"pct_of_copy\": %.2f, "
+               "\"median_ms\": %.6f, \"min_ms\": %.6f, \"gbps\": %.4f, \"pct_of_copy\": %.6g, "
                "\"first_call_ms\": %.4f, \"copy_gbps\": %.4f, \"write_bytes\": %llu, \"model_gbps\": %.4f, "
-               "\"ceiling_pct\": %.2f, \"event_median_ms\": %.6f, \"event_pct_of_copy\": %.2f, "
+               "\"ceiling_pct\": %.6g, \"event_median_ms\": %.6f, \"event_pct_of_copy\": %.6g, "
                "\"wide_share\": %.4f, \"wide_share_before\": %.4f, \"what\": ",
             c->name, clsel_dtype_name(c->dtype), (long long)r->elements, (unsigned long long)r->bytes, r->median_ms,
             r->min_ms, r->gbps, r->pct_of_copy, r->first_call_ms, r->copy_gbps, (unsigned long long)r->write_bytes,

@@ -18,13 +18,13 @@ both alike. Outputs are checked to agree before timing.
 import argparse
 import os
 import statistics
-import time
 
 import numpy as np
 import onnx
 import openvino as ov
 from onnx import TensorProto, helper
 
+import bench_timing
 import clsel.openvino
 
 CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
@@ -63,12 +63,8 @@ def bind(request, feeds):
 
 
 def time_request(request, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        request.infer()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    """Median seconds per inference."""
+    return statistics.median(bench_timing.time_calls({"infer": request.infer}, repeat)[1]["infer"]) / 1e3
 
 
 def main():

@@ -32,12 +32,14 @@ import os
 import platform
 import statistics
 import sys
-import time
 
 import numpy as np
 
+import bench_timing
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "conformance"))
 from cases import CLSEL_NAMES, pdpd_aligned  # noqa: E402  (the one place that knows pdpd's placement for numpy)
+import peers as conformance_peers  # noqa: E402  (tests/conformance/peers.py: the peers' models, as the suite runs them)
 
 # clsel dtype name -> numpy's; bf16 is left out: numpy has no bfloat16 of its own.
 CLSEL_TO_NUMPY = {clsel: numpy for numpy, clsel in CLSEL_NAMES.items() if numpy != "bfloat16"}
@@ -88,18 +90,9 @@ class Case:
 
 
 def time_runs(run, repeat):
-    """first-call ms, then the timed runs' median and min ms (after two warm-up runs)."""
-    start = time.perf_counter()
-    run()
-    first = (time.perf_counter() - start) * 1e3
-    for _ in range(2):
-        run()
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        samples.append((time.perf_counter() - start) * 1e3)
-    return first, statistics.median(samples), min(samples)
+    """first-call ms, then the timed runs' median and min ms (after two more warm-up runs)."""
+    first, samples = bench_timing.time_calls({"run": run}, repeat, warmups=3)
+    return first["run"], statistics.median(samples["run"]), min(samples["run"])
 
 
 # ---- the peers: each prepares a case and returns two callables: one that runs it once,
@@ -117,27 +110,15 @@ def prepare_numpy(case, arrays, options):
 
 def prepare_onnxruntime(case, arrays, options):
     import onnxruntime as ort
-    from onnx import TensorProto, helper
 
     # OrtValues cannot be made from 0-d arrays; a [1] broadcasts the same way here (every
     # case's output has rank 1 or more).
     cond, then, else_ = (a if a.ndim else a.reshape(1) for a in arrays)
-    element = helper.np_dtype_to_tensor_dtype(case.dtype)
-    graph = helper.make_graph(
-        [helper.make_node("Where", ["c", "t", "e"], ["o"])], "select",
-        [helper.make_tensor_value_info("c", TensorProto.BOOL, cond.shape),
-         helper.make_tensor_value_info("t", element, then.shape),
-         helper.make_tensor_value_info("e", element, else_.shape)],
-        [helper.make_tensor_value_info("o", element, None)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)], ir_version=9)
-    so = ort.SessionOptions()
-    so.log_severity_level = 3
-    if options.threads:
-        so.intra_op_num_threads = options.threads
     try:
-        session = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
-    except Exception as error:  # onnxruntime raises its own types
-        raise Unsupported(str(error).splitlines()[0]) from error
+        session = conformance_peers.ort_session(case.dtype.name, (cond.shape, then.shape, else_.shape),
+                                                options.threads)
+    except conformance_peers.PeerRejected as error:
+        raise Unsupported(str(error)) from error
     out = np.empty(np.broadcast_shapes(cond.shape, then.shape, else_.shape), dtype=case.dtype)
     binding = session.io_binding()
     values = [ort.OrtValue.ortvalue_from_numpy(a) for a in (cond, then, else_, out)]
@@ -154,18 +135,15 @@ def prepare_onnxruntime(case, arrays, options):
 
 def prepare_openvino(case, arrays, options):
     import openvino as ov
-    import openvino.opset1 as ops
 
     cond, then, else_ = arrays
-    core = ov.Core()
     config = {"INFERENCE_NUM_THREADS": options.threads} if options.threads else {}
     # The arrays are already numpy-broadcastable (pdpd placed by numpy_shapes), so numpy
     # mode computes the same result; an f32 model must not be run in bf16 or f16.
     config["INFERENCE_PRECISION_HINT"] = "f32"
-    params = [ops.parameter(list(a.shape), ov.Type(a.dtype)) for a in (cond, then, else_)]
     try:
-        compiled = core.compile_model(ov.Model([ops.select(*params, auto_broadcast="numpy")], params), "CPU",
-                                      config)
+        model = conformance_peers.ov_select_model(case.dtype.name, (cond.shape, then.shape, else_.shape))
+        compiled = ov.Core().compile_model(model, "CPU", config)
     except Exception as error:  # OpenVINO raises RuntimeError and its own types
         raise Unsupported(str(error).splitlines()[0]) from error
     request = compiled.create_infer_request()

@@ -15,10 +15,10 @@ cost of one small call, called back to back (fixed_cost).
 import argparse
 import json
 import platform
-import time
 
 import numpy as np
 
+import bench_timing
 import clsel
 
 # Output elements (f32 and u8 alike), from the fixed cost of a call to DRAM-sized runs.
@@ -59,16 +59,10 @@ def repeats_for(out_bytes, quick):
 
 
 def time_calls(funcs, repeats):
-    """Median seconds per call of each function, calls interleaved round by round."""
-    samples = {name: [] for name in funcs}
-    for f in funcs.values():  # warm-up: kernels built, pages touched
-        f()
-    for _ in range(repeats):
-        for name, f in funcs.items():
-            t0 = time.perf_counter()
-            f()
-            samples[name].append(time.perf_counter() - t0)
-    return {name: float(np.median(s)) for name, s in samples.items()}
+    """Median seconds per call of each function, calls interleaved round by round (one
+    warm-up each first: kernels built, pages touched)."""
+    samples = bench_timing.time_calls(funcs, repeats)[1]
+    return {name: float(np.median(s)) / 1e3 for name, s in samples.items()}
 
 
 def fixed_cost(quick):

@@ -13,10 +13,10 @@ core (the machine's cores are printed), "cpu" the same path.
 import argparse
 import os
 import statistics
-import time
 
 import numpy as np
 
+import bench_timing
 import clsel
 
 SIZES = [1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216]
@@ -34,12 +34,8 @@ def patterns(rng, n):
 
 
 def timed(function, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    """Median seconds per call."""
+    return statistics.median(bench_timing.time_calls({"f": function}, repeat)[1]["f"]) / 1e3
 
 
 def main():

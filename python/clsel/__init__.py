@@ -39,11 +39,6 @@ STATUS_NAMES = [
     "CLSEL_ERROR_BUILD",
     "CLSEL_ERROR_OPENCL",
 ]
-# numpy dtype name -> clsel_dtype (the enum numbers of clsel.h).
-DTYPES = {
-    "bool": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "float16": 6, "bfloat16": 7,
-    "uint32": 8, "int32": 9, "float32": 10, "uint64": 11, "int64": 12, "float64": 13,
-}
 BROADCASTS = {"numpy": 0, "none": 1, "explicit": 1, "pdpd": 2}
 COND_BROADCASTS = {"one-way": 0, "bidirectional": 1}
 DEVICES = {"auto": 0, "cpu": 1, "opencl": 2}
@@ -125,6 +120,13 @@ _runtime_run = _declare("clsel_runtime_run", ctypes.c_int, _P, _P, _P, _P, _P, _
 _runtime_set_min_device_bytes = _declare("clsel_runtime_set_min_device_bytes", ctypes.c_int, _P, ctypes.c_uint64)
 _list_devices = _declare("clsel_list_devices", ctypes.c_int, ctypes.POINTER(_DeviceInfo), ctypes.c_int32,
                          ctypes.POINTER(ctypes.c_int32))
+_dtype_from_name = _declare("clsel_dtype_from_name", ctypes.c_int, ctypes.c_char_p)
+
+# numpy dtype name -> clsel_dtype, in the enum's order, as the library reads numpy's spelling
+# (clsel_dtype_from_name): every name numpy has, and bfloat16 (ml_dtypes), asked once.
+_numpy_names = {np.dtype(t).name for t in set(np.sctypeDict.values())} | {"bfloat16"}
+DTYPES = dict(sorted(((name, code) for name in _numpy_names if (code := _dtype_from_name(name.encode())) != 0),
+                     key=lambda item: item[1]))
 
 
 def _check(status):

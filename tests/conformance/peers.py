@@ -1,6 +1,7 @@
 """The peers, run for real: numpy.where, ONNX Runtime Where (CPU execution provider) and
 OpenVINO opset1 Select compiled for the CPU device. Each returns the output array, or
-raises PeerRejected when the peer refuses the shapes (or types)."""
+raises PeerRejected when the peer refuses the shapes (or types). The models themselves
+(ort_session, ov_select_model) are also what bench/peers.py times."""
 import os
 
 import numpy as np
@@ -76,26 +77,36 @@ def _onnx_type(name):
     return _onnx_types[name]
 
 
-def ort_where(case, cond, then, else_):
-    """ONNX Where (opset 16) in an ONNX Runtime CPU session; numpy-style two-way
-    broadcasting. none mode: the shapes must be equal (checked here, Where has no mode)."""
+def ort_session(dtype, shapes, threads=0):
+    """An ONNX Runtime CPU session of one ONNX Where (opset 16) over inputs c (bool), t and e
+    (of the dtype named) of the given shapes; `threads` intra-op threads (0: its default)."""
     import onnxruntime as ort
     from onnx import TensorProto, helper
 
-    if case.mode == "none" and not (cond.shape == then.shape == else_.shape):
-        raise PeerRejected("none: shapes differ")
-    element = _onnx_type(case.dtype)
+    element = _onnx_type(dtype)
     graph = helper.make_graph(
         [helper.make_node("Where", ["c", "t", "e"], ["o"])], "select",
-        [helper.make_tensor_value_info("c", TensorProto.BOOL, cond.shape),
-         helper.make_tensor_value_info("t", element, then.shape),
-         helper.make_tensor_value_info("e", element, else_.shape)],
+        [helper.make_tensor_value_info(name, kind, shape)
+         for name, kind, shape in zip("cte", (TensorProto.BOOL, element, element), shapes)],
         [helper.make_tensor_value_info("o", element, None)])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)], ir_version=9)
     options = ort.SessionOptions()
     options.log_severity_level = 3
+    if threads:
+        options.intra_op_num_threads = threads
     try:
-        session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises its own exception types
+        raise PeerRejected(str(error).splitlines()[0]) from error
+
+
+def ort_where(case, cond, then, else_):
+    """ONNX Where in an ONNX Runtime CPU session; numpy-style two-way broadcasting. none
+    mode: the shapes must be equal (checked here, Where has no mode)."""
+    if case.mode == "none" and not (cond.shape == then.shape == else_.shape):
+        raise PeerRejected("none: shapes differ")
+    session = ort_session(case.dtype, (cond.shape, then.shape, else_.shape))
+    try:
         return session.run(None, {"c": cond, "t": then, "e": else_})[0]
     except Exception as error:  # onnxruntime raises its own exception types
         raise PeerRejected(str(error).splitlines()[0]) from error
@@ -131,28 +142,32 @@ def ov_core():
     return _ov_core[0]
 
 
-def ov_select(case, cond, then, else_):
-    """opset1.Select compiled for OpenVINO's CPU device. OpenVINO broadcasts cond two ways
-    in numpy mode. The Python API gives pdpd the axis 0 whatever the shapes, and
-    validates the node when it is made; so pdpd nodes are made on dynamic shapes and
-    their axis attribute is then set to the case's axis."""
+def ov_select_model(dtype, shapes, mode="numpy", axis=-1):
+    """opset1.Select over parameters of the given shapes (cond boolean, then and else of the
+    dtype named) with `mode` broadcasting. The Python API gives pdpd the axis 0 whatever the
+    shapes, and validates the node when it is made; so pdpd nodes are made on dynamic
+    shapes and their axis attribute is then set."""
     import openvino as ov
     import openvino.opset1 as ops
 
-    core = ov_core()
-    element = _ov_type(case.dtype)
-    mode = case.mode
+    element = _ov_type(dtype)
+    types = (ov.Type.boolean, element, element)
+    if mode == "pdpd":
+        params = [ops.parameter(ov.PartialShape([-1] * len(shape)), kind) for shape, kind in zip(shapes, types)]
+        node = ops.select(*params, auto_broadcast="pdpd")
+        node.set_attribute("auto_broadcast.auto_broadcast_axis", axis)
+    else:
+        params = [ops.parameter(list(shape), kind) for shape, kind in zip(shapes, types)]
+        node = ops.select(*params, auto_broadcast=mode)
+    return ov.Model([node], params)
+
+
+def ov_select(case, cond, then, else_):
+    """opset1.Select compiled for OpenVINO's CPU device (OpenVINO broadcasts cond two ways in
+    numpy mode)."""
     try:
-        if mode == "pdpd":
-            params = [ops.parameter(ov.PartialShape([-1] * len(a.shape)), t)
-                      for a, t in zip((cond, then, else_), (ov.Type.boolean, element, element))]
-            node = ops.select(*params, auto_broadcast="pdpd")
-            node.set_attribute("auto_broadcast.auto_broadcast_axis", case.axis)
-        else:
-            params = [ops.parameter(list(a.shape), t)
-                      for a, t in zip((cond, then, else_), (ov.Type.boolean, element, element))]
-            node = ops.select(*params, auto_broadcast=mode)
-        compiled = core.compile_model(ov.Model([node], params), "CPU")
+        model = ov_select_model(case.dtype, (cond.shape, then.shape, else_.shape), case.mode, case.axis)
+        compiled = ov_core().compile_model(model, "CPU")
         inputs = [cond, then, else_]
         if case.dtype == "bfloat16":  # numpy has no bf16: hand OpenVINO typed tensors
             inputs[1:] = [_ov_bf16_tensor(a) for a in inputs[1:]]

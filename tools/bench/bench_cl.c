@@ -27,16 +27,22 @@ static cl_mem upload(cl_env *env, const void *host, size_t bytes)
                           (void *)(uintptr_t)host, &err);
 }
 
-/* One clsel_cl_enqueue: its wall-clock time, and its device time in *device_ms. */
-static clsel_status timed_select(cl_env *env, const clsel_plan *plan, cl_mem mem[4], double *wall_ms,
-                                 double *device_ms)
+/* One clsel_cl_enqueue to the end of the queue, as a timed run (its device time from a
+ * marker before it to its last command). */
+typedef struct cl_select {
+    cl_env *env;
+    const clsel_plan *plan;
+    cl_mem mem[4];
+} cl_select;
+
+static int run_select(void *state, double *device_ms)
 {
+    const cl_select *s = state;
     cl_event before = NULL, last = NULL;
-    clEnqueueMarkerWithWaitList(env->queue, 0, NULL, &before);
-    double t0 = bench_now_ms();
-    clsel_status st =
-        clsel_cl_enqueue(env->ctx, plan, env->queue, mem[0], 0, mem[1], 0, mem[2], 0, mem[3], 0, 0, NULL, &last);
-    *wall_ms = bench_cl_finish_ms(env->queue, t0);
+    clEnqueueMarkerWithWaitList(s->env->queue, 0, NULL, &before);
+    const clsel_status st = clsel_cl_enqueue(s->env->ctx, s->plan, s->env->queue, s->mem[0], 0, s->mem[1], 0,
+                                             s->mem[2], 0, s->mem[3], 0, 0, NULL, &last);
+    clFinish(s->env->queue);
     *device_ms = bench_cl_event_ms(before, last);
     return st;
 }
@@ -48,37 +54,30 @@ void bench_cl_time(cl_env *env, const bench_options *o, const clsel_plan *plan, 
     double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
     double *event_samples = calloc((size_t)o->repeat, sizeof *event_samples);
     double *event_copy_samples = calloc((size_t)o->repeat, sizeof *event_copy_samples);
-    cl_mem mem[4] = {upload(env, in->cond, in->bytes[0]), upload(env, in->then_data, in->bytes[1]),
-                     upload(env, in->else_data, in->bytes[2]), upload(env, NULL, clsel_plan_output_bytes(plan))};
-    clsel_status st = mem[0] && mem[1] && mem[2] && mem[3] && samples && copy_samples && event_samples &&
-                              event_copy_samples
-                          ? CLSEL_SUCCESS
-                          : CLSEL_ERROR_OUT_OF_MEMORY;
-    double t0 = bench_now_ms();
-    for (int k = 0; k < 3 && st == CLSEL_SUCCESS; ++k) { /* the first call, then warm-ups */
-        st = clsel_cl_enqueue(env->ctx, plan, env->queue, mem[0], 0, mem[1], 0, mem[2], 0, mem[3], 0, 0, NULL, NULL);
-        double ms = bench_cl_finish_ms(env->queue, t0);
-        if (k == 0) r->first_call_ms = ms;
-        t0 = bench_now_ms();
+    cl_select select = {env, plan, {upload(env, in->cond, in->bytes[0]), upload(env, in->then_data, in->bytes[1]),
+                                    upload(env, in->else_data, in->bytes[2]),
+                                    upload(env, NULL, clsel_plan_output_bytes(plan))}};
+    const int buffers = select.mem[0] && select.mem[1] && select.mem[2] && select.mem[3];
+    int st = CLSEL_ERROR_OUT_OF_MEMORY;
+    if (buffers && samples && copy_samples && event_samples && event_copy_samples) {
+        const bench_loop loop = {.run = run_select, .state = &select, .copy = bench_cl_copy_run,
+                                 .copy_state = &env->copy, .warmups = 3, .count = o->repeat,
+                                 .interleave = bench_interleaved(r->bytes), .first_ms = &r->first_call_ms,
+                                 .wall = samples, .device = event_samples, .copy_wall = copy_samples,
+                                 .copy_device = event_copy_samples};
+        st = bench_time(&loop);
     }
-    const int interleave = bench_interleaved(r->bytes);
-    for (int k = 0; k < o->repeat && st == CLSEL_SUCCESS; ++k) {
-        st = timed_select(env, plan, mem, &samples[k], &event_samples[k]);
-        if (interleave) copy_samples[k] = bench_cl_copy_once_ms(&env->copy, &event_copy_samples[k]);
-    }
-    for (int k = 0; k < o->repeat && !interleave && st == CLSEL_SUCCESS; ++k)
-        copy_samples[k] = bench_cl_copy_once_ms(&env->copy, &event_copy_samples[k]);
-    if (st == CLSEL_ERROR_OUT_OF_MEMORY && !(mem[0] && mem[1] && mem[2] && mem[3]))
+    if (st == CLSEL_ERROR_OUT_OF_MEMORY && !buffers)
         snprintf(r->error, sizeof r->error, "out of device memory");
     else if (st != CLSEL_SUCCESS)
-        snprintf(r->error, sizeof r->error, "%s: %s", clsel_status_string(st), clsel_last_error());
+        snprintf(r->error, sizeof r->error, "%s: %s", clsel_status_string((clsel_status)st), clsel_last_error());
     else {
         bench_finish(r, samples, copy_samples, o->repeat, env->copy.bytes);
         bench_finish_events(r, event_samples, event_copy_samples, o->repeat, env->copy.bytes);
     }
     bench_ceiling(r, env->read_gbps, env->write_gbps);
     for (int i = 0; i < 4; ++i)
-        if (mem[i]) clReleaseMemObject(mem[i]);
+        if (select.mem[i]) clReleaseMemObject(select.mem[i]);
     free(event_copy_samples);
     free(event_samples);
     free(copy_samples);
@@ -93,29 +92,38 @@ static void run_case(const bench_options *o, cl_env *env, const bench_case *c, b
     bench_case_release(plan, &in);
 }
 
-/* The host-side cost of one clsel_cl_enqueue on an existing plan: the call alone. */
+/* One clsel_cl_enqueue on an existing plan, the call alone (its host-side cost): the
+ * queue is finished every 64 calls, to keep it short; the median leaves those calls out. */
+typedef struct enqueue_call {
+    cl_env *env;
+    clsel_plan *plan;
+    cl_mem mem[4];
+    int calls;
+} enqueue_call;
+
+static int run_enqueue(void *state, double *device_ms)
+{
+    enqueue_call *c = state;
+    (void)device_ms;
+    if (++c->calls % 64 == 0) clFinish(c->env->queue);
+    return clsel_cl_enqueue(c->env->ctx, c->plan, c->env->queue, c->mem[0], 0, c->mem[1], 0, c->mem[2], 0, c->mem[3],
+                            0, 0, NULL, NULL);
+}
+
 static double enqueue_cost_us(cl_env *env)
 {
-    enum { N = 4096, CALLS = 2000 };
+    enum { N = 4096 };
     clsel_shape s = {1, {N}};
-    clsel_plan *plan = NULL;
-    if (clsel_plan_create(CLSEL_F32, &s, &s, &s, NULL, &plan) != CLSEL_SUCCESS) return -1;
-    cl_mem c = upload(env, NULL, N), t = upload(env, NULL, N * 4), e = upload(env, NULL, N * 4), o = upload(env, NULL, N * 4);
-    static double samples[CALLS];
-    int ok = 1;
-    for (int i = 0; i < CALLS && ok; ++i) {
-        double t0 = bench_now_ms();
-        ok = clsel_cl_enqueue(env->ctx, plan, env->queue, c, 0, t, 0, e, 0, o, 0, 0, NULL, NULL) == CLSEL_SUCCESS;
-        samples[i] = (bench_now_ms() - t0) * 1e3;
-        if (i % 64 == 63) clFinish(env->queue); /* keep the queue short, outside the timing */
-    }
+    enqueue_call call = {env, NULL, {upload(env, NULL, N), upload(env, NULL, N * 4), upload(env, NULL, N * 4),
+                                     upload(env, NULL, N * 4)}, 0};
+    const double ms = clsel_plan_create(CLSEL_F32, &s, &s, &s, NULL, &call.plan) == CLSEL_SUCCESS
+                          ? bench_median_ms(run_enqueue, &call, 2000)
+                          : -1;
     clFinish(env->queue);
-    clReleaseMemObject(c);
-    clReleaseMemObject(t);
-    clReleaseMemObject(e);
-    clReleaseMemObject(o);
-    clsel_plan_destroy(plan);
-    return ok ? bench_median(samples, CALLS) : -1;
+    for (int i = 0; i < 4; ++i)
+        if (call.mem[i]) clReleaseMemObject(call.mem[i]);
+    clsel_plan_destroy(call.plan);
+    return ms < 0 ? -1 : ms * 1e3;
 }
 
 static int open_env(cl_env *env, bench_report *report)

@@ -26,12 +26,6 @@ static const char copy_source[] =
     "    if ((v.x ^ v.y ^ v.z ^ v.w) == 0x9E3779B9u) sink[0] = 1u;\n"
     "}\n";
 
-double bench_cl_finish_ms(cl_command_queue queue, double t0)
-{
-    clFinish(queue);
-    return bench_now_ms() - t0;
-}
-
 static double profile_ns(cl_event e, cl_profiling_info what)
 {
     cl_ulong t = 0;
@@ -58,20 +52,23 @@ double bench_cl_event_ms(cl_event before, cl_event last)
     return ms;
 }
 
-/* Median time of `repeat` runs of one copy method after two warm-ups (the same
- * statistic the cases report); -1 if it fails. */
-static double median_copy_ms(bench_cl_copy *copy, bench_cl_copy_fn fn, void *state, cl_mem src, cl_mem dst, size_t bytes,
-                             int repeat)
+/* One copy by one method, to the end of the queue, as a timed run (its device time from a
+ * marker before it to its end). */
+typedef struct copy_run {
+    bench_cl_copy *copy;
+    bench_cl_copy_fn fn;
+    void *state;
+} copy_run;
+
+static int run_copy(void *state, double *device_ms)
 {
-    double samples[256];
-    if (repeat > 256) repeat = 256;
-    for (int r = 0; r < repeat + 2; ++r) {
-        double t0 = bench_now_ms();
-        if (fn(copy, state, src, dst, bytes, NULL) != 0) return -1;
-        double t = bench_cl_finish_ms(copy->queue, t0);
-        if (r >= 2) samples[r - 2] = t;
-    }
-    return bench_median(samples, repeat);
+    const copy_run *c = state;
+    cl_event before = NULL, last = NULL;
+    clEnqueueMarkerWithWaitList(c->copy->queue, 0, NULL, &before);
+    const int failed = c->fn(c->copy, c->state, c->copy->src, c->copy->dst, c->copy->bytes, &last);
+    clFinish(c->copy->queue);
+    *device_ms = bench_cl_event_ms(before, last);
+    return failed;
 }
 
 static int copy_buffer(bench_cl_copy *copy, void *state, cl_mem src, cl_mem dst, size_t bytes, cl_event *event)
@@ -97,10 +94,25 @@ static int copy_clblast(bench_cl_copy *copy, void *state, cl_mem src, cl_mem dst
 }
 #endif
 
+/* One launch of a fill or read kernel, to the end of the queue, as a timed run. */
+typedef struct pass_run {
+    cl_command_queue queue;
+    cl_kernel kernel;
+    size_t global, local;
+} pass_run;
+
+static int run_pass(void *state, double *device_ms)
+{
+    const pass_run *p = state;
+    (void)device_ms;
+    const cl_int err = clEnqueueNDRangeKernel(p->queue, p->kernel, 1, NULL, &p->global, &p->local, 0, NULL, NULL);
+    clFinish(p->queue);
+    return err == CL_SUCCESS ? 0 : -1;
+}
+
 /* Bytes per second that the fill or the read kernel moves over the copy buffers: the
- * better of one 16-byte element per work-item (what GPUs like) and a loop over a
- * range per work-item, one item per group (what CPU devices like, as clsel's blocks
- * family does). */
+ * better of one 16-byte element per work-item (what GPUs like) and a loop over a range
+ * per work-item, one item per group (what CPU devices like). */
 static double pass_gbps(bench_cl_copy *copy, const char *name, size_t bytes, int repeat)
 {
     cl_int err;
@@ -111,20 +123,14 @@ static double pass_gbps(bench_cl_copy *copy, const char *name, size_t bytes, int
     if (name[0] == 'r') clSetKernelArg(k, 1, sizeof sink, &sink);
     cl_uint units = 1;
     clGetDeviceInfo(copy->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
-    double best = 0, samples[256];
-    if (repeat > 256) repeat = 256;
+    double best = 0;
     for (int method = 0; method < 2; ++method) {
         const size_t vectors = bytes / 16, items = method ? (size_t)units * 16 : vectors;
         cl_uint per_item = (cl_uint)(vectors / items);
-        size_t global = items, local = method ? 1 : 256;
+        pass_run pass = {copy->queue, k, items, method ? 1 : 256};
         clSetKernelArg(k, name[0] == 'r' ? 2 : 1, sizeof per_item, &per_item);
-        for (int r = 0; r < repeat + 2; ++r) {
-            double t0 = bench_now_ms();
-            clEnqueueNDRangeKernel(copy->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
-            double t = bench_cl_finish_ms(copy->queue, t0);
-            if (r >= 2) samples[r - 2] = t;
-        }
-        const double gbps = (double)(global * per_item * 16) / (bench_median(samples, repeat) * 1e6);
+        const double ms = bench_median_ms(run_pass, &pass, repeat);
+        const double gbps = ms > 0 ? (double)(pass.global * per_item * 16) / (ms * 1e6) : 0;
         if (gbps > best) best = gbps;
     }
     clReleaseMemObject(sink);
@@ -166,7 +172,8 @@ void bench_cl_copy_open(bench_cl_copy *copy, cl_context context, cl_device_id de
     size_t used = 0;
     report->copy_gbps = 0;
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; ++i) {
-        double ms = median_copy_ms(copy, methods[i].fn, methods[i].state, src, dst, bytes, repeat);
+        copy_run run = {copy, methods[i].fn, methods[i].state};
+        double ms = bench_median_ms(run_copy, &run, repeat);
         double gbps = ms > 0 ? 2.0 * (double)bytes / (ms * 1e6) : 0;
         used += (size_t)snprintf(report->copy_method + used, sizeof report->copy_method - used, "%s%s %.1f",
                                  i ? ", " : "", methods[i].name, gbps);
@@ -181,15 +188,11 @@ void bench_cl_copy_open(bench_cl_copy *copy, cl_context context, cl_device_id de
     report->read_gbps = pass_gbps(copy, "read16", bytes, repeat);
 }
 
-double bench_cl_copy_once_ms(bench_cl_copy *copy, double *device_ms)
+int bench_cl_copy_run(void *copy, double *device_ms)
 {
-    cl_event before = NULL, last = NULL;
-    clEnqueueMarkerWithWaitList(copy->queue, 0, NULL, &before);
-    double t0 = bench_now_ms();
-    copy->best(copy, copy->best_state, copy->src, copy->dst, copy->bytes, &last);
-    const double ms = bench_cl_finish_ms(copy->queue, t0);
-    *device_ms = bench_cl_event_ms(before, last);
-    return ms;
+    bench_cl_copy *c = copy;
+    copy_run run = {c, c->best, c->best_state};
+    return run_copy(&run, device_ms);
 }
 
 void bench_cl_copy_close(bench_cl_copy *copy)

@@ -36,12 +36,11 @@ struct bench_cl_copy {
  * Close it either way. */
 void bench_cl_copy_open(bench_cl_copy *copy, cl_context context, cl_device_id device, cl_command_queue queue,
                         size_t bytes, int repeat, bench_report *report);
-/* One copy by the best method: its wall-clock time (ms), and its device time in *device_ms. */
-double bench_cl_copy_once_ms(bench_cl_copy *copy, double *device_ms);
+/* One copy by the best method of `copy` (a bench_cl_copy), to the end of the queue, as a
+ * bench_run_fn (its device time in *device_ms). */
+int bench_cl_copy_run(void *copy, double *device_ms);
 void bench_cl_copy_close(bench_cl_copy *copy);
 
-/* Waits for the queue: the milliseconds since t0 (bench_now_ms). */
-double bench_cl_finish_ms(cl_command_queue queue, double t0);
 /* The device time of the work between `before` (a marker enqueued just ahead of it) and
  * `last` (its final command), after clFinish; -1 when the device cannot tell. Releases
  * both events. */

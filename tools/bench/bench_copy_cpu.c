@@ -99,39 +99,30 @@ static void parallel_memcpy(uint8_t *dst, const uint8_t *src, size_t bytes, int 
         parallel_pass(dst, src, bytes, threads, PASS_COPY);
 }
 
-/* Bandwidth of a fill or a read of the buffers (median of the runs), bytes written or
- * read per second. */
-static double pass_gbps(uint8_t *dst, const uint8_t *src, size_t bytes, int threads, pass_kind kind, int repeat)
+/* One pass of `kind` over the copy's buffers, as a timed run. */
+typedef struct pass_run {
+    const bench_cpu_copy *copy;
+    pass_kind kind;
+} pass_run;
+
+static int run_pass(void *state, double *device_ms)
 {
-    double samples[256];
-    if (repeat > 256) repeat = 256;
-    for (int r = 0; r < repeat + 2; ++r) {
-        double t0 = bench_now_ms();
-        parallel_pass(dst, src, bytes, threads, kind);
-        double t = bench_now_ms() - t0;
-        if (r >= 2) samples[r - 2] = t;
-    }
-    return (double)bytes / (bench_median(samples, repeat) * 1e6);
+    const pass_run *p = state;
+    (void)device_ms;
+    if (p->kind == PASS_COPY)
+        parallel_memcpy(p->copy->dst, p->copy->src, p->copy->bytes, p->copy->threads);
+    else
+        parallel_pass(p->copy->dst, p->copy->src, p->copy->bytes, p->copy->threads, p->kind);
+    return 0;
 }
 
-/* memcpy bandwidth (median of the runs), STREAM convention (bytes read + bytes
- * written). With threads > 1 the copy is split the same way. */
-static double memcpy_gbps(const bench_cpu_copy *copy, int repeat)
+/* Bytes per second of a pass (median of the runs): written or read for a fill or a read,
+ * read and written (STREAM convention) for the copy, split over threads the same way. */
+static double pass_gbps(const bench_cpu_copy *copy, pass_kind kind, int repeat)
 {
-    uint8_t *src = copy->src, *dst = copy->dst;
-    const size_t bytes = copy->bytes;
-    double samples[256];
-    if (repeat > 256) repeat = 256;
-    for (int r = 0; r < repeat + 2; ++r) {
-        double t0 = bench_now_ms();
-        if (copy->threads > 1)
-            parallel_memcpy(dst, src, bytes, copy->threads);
-        else
-            memcpy(dst, src, bytes);
-        double t = bench_now_ms() - t0;
-        if (r >= 2) samples[r - 2] = t;
-    }
-    return 2.0 * (double)bytes / (bench_median(samples, repeat) * 1e6);
+    pass_run pass = {copy, kind};
+    const double ms = bench_median_ms(run_pass, &pass, repeat);
+    return ms > 0 ? (kind == PASS_COPY ? 2.0 : 1.0) * (double)copy->bytes / (ms * 1e6) : 0;
 }
 
 int bench_cpu_copy_open(bench_cpu_copy *copy, size_t bytes, int threads)
@@ -156,14 +147,13 @@ void bench_cpu_copy_close(bench_cpu_copy *copy)
 void bench_cpu_copy_measure(const bench_cpu_copy *copy, int repeat, double *copy_gbps, double *write_gbps,
                             double *read_gbps)
 {
-    *copy_gbps = memcpy_gbps(copy, repeat);
-    *write_gbps = pass_gbps(copy->dst, copy->src, copy->bytes, copy->threads, PASS_FILL, repeat);
-    *read_gbps = pass_gbps(copy->dst, copy->src, copy->bytes, copy->threads, PASS_READ, repeat);
+    *copy_gbps = pass_gbps(copy, PASS_COPY, repeat);
+    *write_gbps = pass_gbps(copy, PASS_FILL, repeat);
+    *read_gbps = pass_gbps(copy, PASS_READ, repeat);
 }
 
-double bench_cpu_copy_once_ms(const bench_cpu_copy *copy)
+int bench_cpu_copy_run(void *copy, double *device_ms)
 {
-    double s = bench_now_ms();
-    parallel_memcpy(copy->dst, copy->src, copy->bytes, copy->threads);
-    return bench_now_ms() - s;
+    pass_run pass = {copy, PASS_COPY};
+    return run_pass(&pass, device_ms);
 }

@@ -25,7 +25,8 @@ void bench_cpu_copy_close(bench_cpu_copy *copy);
 void bench_cpu_copy_measure(const bench_cpu_copy *copy, int repeat, double *copy_gbps, double *write_gbps,
                             double *read_gbps);
 
-/* One memcpy of the buffers, timed (ms): the copy re-timed beside a case's runs. */
-double bench_cpu_copy_once_ms(const bench_cpu_copy *copy);
+/* One memcpy of the buffers of `copy` (a bench_cpu_copy), as a bench_run_fn: the copy
+ * re-timed beside a case's runs. */
+int bench_cpu_copy_run(void *copy, double *device_ms);
 
 #endif

@@ -13,38 +13,43 @@ struct bench_cpu_env {
     double read_gbps, write_gbps;
 };
 
+/* One select on the CPU path, as a timed run. */
+typedef struct cpu_select {
+    const clsel_plan *plan;
+    const bench_inputs *in;
+    void *out;
+    clsel_cpu_options options;
+} cpu_select;
+
+static int run_select(void *state, double *device_ms)
+{
+    const cpu_select *s = state;
+    (void)device_ms;
+    return clsel_plan_run_cpu_options(s->plan, s->in->cond, s->in->then_data, s->in->else_data, s->out, &s->options);
+}
+
 void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan *plan, const bench_inputs *in,
                     bench_result *r)
 {
-    void *out = malloc(clsel_plan_output_bytes(plan) + 1);
+    cpu_select select = {plan, in, malloc(clsel_plan_output_bytes(plan) + 1), clsel_cpu_options_default()};
+    select.options.threads = env->threads;
     double *samples = calloc((size_t)o->repeat, sizeof *samples);
     double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
-    if (!out || !samples || !copy_samples) {
+    if (!select.out || !samples || !copy_samples) {
         snprintf(r->error, sizeof r->error, "out of memory");
     } else {
-        clsel_cpu_options cpu = clsel_cpu_options_default();
-        cpu.threads = env->threads;
-        double t0 = bench_now_ms();
-        clsel_status st = clsel_plan_run_cpu_options(plan, in->cond, in->then_data, in->else_data, out, &cpu);
-        r->first_call_ms = bench_now_ms() - t0;
-        for (int k = 0; k < 2 && st == CLSEL_SUCCESS; ++k)
-            st = clsel_plan_run_cpu_options(plan, in->cond, in->then_data, in->else_data, out, &cpu);
-        const int interleave = bench_interleaved(r->bytes);
-        for (int k = 0; k < o->repeat && st == CLSEL_SUCCESS; ++k) {
-            double s = bench_now_ms();
-            st = clsel_plan_run_cpu_options(plan, in->cond, in->then_data, in->else_data, out, &cpu);
-            samples[k] = bench_now_ms() - s;
-            if (interleave) copy_samples[k] = bench_cpu_copy_once_ms(&env->copy);
-        }
-        for (int k = 0; k < o->repeat && !interleave && st == CLSEL_SUCCESS; ++k)
-            copy_samples[k] = bench_cpu_copy_once_ms(&env->copy);
+        const bench_loop loop = {.run = run_select, .state = &select, .copy = bench_cpu_copy_run,
+                                 .copy_state = &env->copy, .warmups = 3, .count = o->repeat,
+                                 .interleave = bench_interleaved(r->bytes), .first_ms = &r->first_call_ms,
+                                 .wall = samples, .copy_wall = copy_samples};
+        const int st = bench_time(&loop);
         if (st != CLSEL_SUCCESS)
             snprintf(r->error, sizeof r->error, "%s", st == CLSEL_ERROR_OUT_OF_MEMORY ? "out of memory" : clsel_last_error());
         else
             bench_finish(r, samples, copy_samples, o->repeat, env->copy.bytes);
         bench_ceiling(r, env->read_gbps, env->write_gbps);
     }
-    free(out);
+    free(select.out);
     free(samples);
     free(copy_samples);
 }
@@ -90,31 +95,26 @@ bench_cpu_env *bench_cpu_open(const bench_options *o, int threads, bench_report 
     return env;
 }
 
-/* What one clsel_plan_create costs (and its destroy): the rank-8 pattern of the named
- * case rank8, which collapses nothing and so takes the longest. */
-static double plan_cost_us(void)
+/* One clsel_plan_create and its destroy: the rank-8 pattern of the named case rank8, which
+ * collapses nothing and so takes the longest. */
+static int run_plan_create(void *state, double *device_ms)
 {
-    enum { CALLS = 2000 };
     static const clsel_shape shapes[3] = {{8, {10, 1, 10, 1, 10, 1, 10, 1}},
                                           {8, {1, 6, 1, 6, 1, 6, 1, 6}},
                                           {8, {10, 6, 10, 6, 10, 6, 10, 6}}};
-    static double samples[CALLS];
-    for (int i = 0; i < CALLS; ++i) {
-        clsel_plan *plan = NULL;
-        const double t0 = bench_now_ms();
-        const clsel_status st = clsel_plan_create(CLSEL_F32, &shapes[0], &shapes[1], &shapes[2], NULL, &plan);
-        clsel_plan_destroy(plan);
-        samples[i] = (bench_now_ms() - t0) * 1e3;
-        if (st != CLSEL_SUCCESS) return -1;
-    }
-    return bench_median(samples, CALLS);
+    clsel_plan *plan = NULL;
+    (void)state, (void)device_ms;
+    const clsel_status st = clsel_plan_create(CLSEL_F32, &shapes[0], &shapes[1], &shapes[2], NULL, &plan);
+    clsel_plan_destroy(plan);
+    return st;
 }
 
 int bench_run_cpu(const bench_options *o, bench_report *report)
 {
     bench_cpu_env *env = bench_cpu_open(o, o->threads, report);
     if (!env) return -1;
-    report->plan_us = plan_cost_us();
+    const double plan_ms = bench_median_ms(run_plan_create, NULL, 2000);
+    report->plan_us = plan_ms < 0 ? -1 : plan_ms * 1e3;
     fprintf(stderr, "bench cpu: clsel_plan_create host cost %.2f us (median, rank 8)\n", report->plan_us);
     for (size_t i = 0; i < bench_case_count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
         if (!bench_selected(o, &bench_cases[i])) continue;

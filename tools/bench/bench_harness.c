@@ -35,6 +35,39 @@ double bench_median(double *samples, int count)
     return count % 2 ? samples[count / 2] : 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
 }
 
+/* One run, its wall-clock time in *wall when given. */
+static int timed_run(bench_run_fn run, void *state, double *wall, double *device)
+{
+    double unused = -1;
+    const double t0 = bench_now_ms();
+    const int failed = run(state, device ? device : &unused);
+    if (wall) *wall = bench_now_ms() - t0;
+    return failed;
+}
+
+int bench_time(const bench_loop *l)
+{
+    int failed = 0;
+    for (int k = 0; k < l->warmups && !failed; ++k) failed = timed_run(l->run, l->state, k ? NULL : l->first_ms, NULL);
+    for (int k = 0; k < l->count && !failed; ++k) {
+        failed = timed_run(l->run, l->state, &l->wall[k], l->device ? &l->device[k] : NULL);
+        if (!failed && l->copy && l->interleave)
+            failed = timed_run(l->copy, l->copy_state, &l->copy_wall[k], l->copy_device ? &l->copy_device[k] : NULL);
+    }
+    for (int k = 0; k < l->count && !failed && l->copy && !l->interleave; ++k)
+        failed = timed_run(l->copy, l->copy_state, &l->copy_wall[k], l->copy_device ? &l->copy_device[k] : NULL);
+    return failed;
+}
+
+double bench_median_ms(bench_run_fn run, void *state, int count)
+{
+    double *samples = malloc((size_t)(count > 0 ? count : 1) * sizeof *samples);
+    const bench_loop loop = {.run = run, .state = state, .warmups = 2, .count = count, .wall = samples};
+    const double ms = samples && count > 0 && bench_time(&loop) == 0 ? bench_median(samples, count) : -1;
+    free(samples);
+    return ms;
+}
+
 void bench_finish(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes)
 {
     r->median_ms = bench_median(samples, count);

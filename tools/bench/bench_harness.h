@@ -1,7 +1,7 @@
 /* bench_harness.h - what every part of clsel bench shares: the run's options, one
- * case's result and one path's report, and the measurement itself (wall-clock time,
- * medians, a case's figures against the copy timed beside it, the traffic model's
- * ceiling, the progress line). The harness calls nothing else of the benchmark: the
+ * case's result and one path's report, and the measurement itself (the one timing loop,
+ * bench_time, through which every figure is taken; medians, a case's figures against
+ * the copy timed beside it, the traffic model's ceiling, the progress line). The harness calls nothing else of the benchmark: the
  * paths (bench_cl.c, bench_cpu.c), the sweep, the thresholds and the first call use it,
  * and tools/cmd_bench.c drives them. */
 #ifndef CLSEL_TOOLS_BENCH_HARNESS_H
@@ -79,6 +79,26 @@ int bench_selected(const bench_options *options, const bench_case *c);
 int bench_interleaved(uint64_t bytes);
 double bench_now_ms(void);
 double bench_median(double *samples, int count);
+
+/* One run of what the benchmark times (a select, a copy, a pass, a call): 0 when it went
+ * through, else its failure (a clsel_status or -1). Sets *device_ms to the device's own
+ * time of the run where it has one, and leaves it alone elsewhere. */
+typedef int (*bench_run_fn)(void *state, double *device_ms);
+
+/* The benchmark's one timing loop: `warmups` runs of `run` (the first one's wall-clock time
+ * in *first_ms when given), then `count` timed ones into wall[k] (their device times into
+ * device[k] when given). With a `copy`, one copy run follows each (interleave) or all of
+ * them come after, into copy_wall (and copy_device): the copy is timed beside the case,
+ * as bandwidth drifts on a shared machine. Returns 0, or the first failure. */
+typedef struct bench_loop {
+    bench_run_fn run, copy;
+    void *state, *copy_state;
+    int warmups, count, interleave;
+    double *first_ms, *wall, *device, *copy_wall, *copy_device;
+} bench_loop;
+int bench_time(const bench_loop *loop);
+/* The median wall-clock time of `count` runs after two warm-ups; -1 if a run fails. */
+double bench_median_ms(bench_run_fn run, void *state, int count);
 void bench_finish(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes);
 /* The event-timed figures (event_ms, event_pct_of_copy) from per-run device times. */
 void bench_finish_events(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes);

@@ -10,7 +10,7 @@
  *  - beside them, the runtime as a user gets it (CLSEL_DEVICE_AUTO, every default), which
  *    must never be slower than the better of the others.
  * Host memory in and out throughout.
- * Same-shape f32, random cond, median of 21 runs after one warm-up. */
+ * Same-shape f32, random cond, median of 21 runs after two warm-ups. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,22 +22,29 @@
 
 enum { THRESHOLD_RUNS = 21 };
 
+/* One run of the runtime (rt non-NULL) or of the CPU path with `options`, as a timed run. */
+typedef struct host_run {
+    const bench_host_case *h;
+    clsel_runtime *rt;
+    clsel_cpu_options options;
+} host_run;
+
+static int run_host(void *state, double *device_ms)
+{
+    const host_run *r = state;
+    const bench_host_case *h = r->h;
+    (void)device_ms;
+    return r->rt ? clsel_runtime_run(r->rt, h->plan, h->cond, h->then_data, h->else_data, h->out)
+                 : clsel_plan_run_cpu_options(h->plan, h->cond, h->then_data, h->else_data, h->out, &r->options);
+}
+
 /* Median ms of THRESHOLD_RUNS runs of the runtime (rt non-NULL) or the CPU path with
  * `threads` threads; < 0 on failure. */
 static double time_host(const bench_host_case *h, clsel_runtime *rt, int threads)
 {
-    double samples[THRESHOLD_RUNS];
-    clsel_cpu_options options = clsel_cpu_options_default();
-    options.threads = threads;
-    for (int i = -1; i < THRESHOLD_RUNS; ++i) {
-        double t0 = bench_now_ms();
-        clsel_status st = rt ? clsel_runtime_run(rt, h->plan, h->cond, h->then_data, h->else_data, h->out)
-                             : clsel_plan_run_cpu_options(h->plan, h->cond, h->then_data, h->else_data, h->out,
-                                                          &options);
-        if (st != CLSEL_SUCCESS) return -1;
-        if (i >= 0) samples[i] = bench_now_ms() - t0;
-    }
-    return bench_median(samples, THRESHOLD_RUNS);
+    host_run run = {h, rt, clsel_cpu_options_default()};
+    run.options.threads = threads;
+    return bench_median_ms(run_host, &run, THRESHOLD_RUNS);
 }
 
 /* One u8 select one MiB past the device's allocation limit, cond [n] and scalar then

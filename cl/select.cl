@@ -235,7 +235,7 @@ CLSEL_INLINE uint clsel_start(CLSEL_PARAMS(clsel_elem), uint C, uint TT, uint E,
 }
 
 /* An item that crosses rows: the dense inputs (C, TT, E: 1) as 16 bytes all the same, the others element by element,
- * stepping to the next row by carrying the dim indices; the 16 bytes stored at once. */
+ * stepping to the next row by carrying the dim indices; the 16 bytes stored at once (the output contiguous). */
 CLSEL_INLINE void clsel_across_rows(CLSEL_PARAMS(clsel_elem), uint C, uint TT, uint E, const clsel_geometry *g,
                                     clsel_place p)
 {
@@ -254,7 +254,7 @@ CLSEL_INLINE void clsel_across_rows(CLSEL_PARAMS(clsel_elem), uint C, uint TT, u
     clsel_store(out + first.off.w, bitselect(b, a, m), out_aligned);
 }
 
-/* The short last item, element by element. */
+/* The short last item, or an item across rows of an output that is not contiguous there, element by element. */
 CLSEL_INLINE void clsel_last_item(CLSEL_PARAMS(clsel_elem), const clsel_geometry *g, clsel_place p)
 {
     for (uint k = 0; (uint)get_global_id(0) * CLSEL_V + k < n; ++k) {
@@ -275,7 +275,7 @@ CLSEL_INLINE void clsel_last_item(CLSEL_PARAMS(clsel_elem), const clsel_geometry
 #define CLSEL_OTHER_ITEMS(C, TT, E)
 #else
 #define CLSEL_OTHER_ITEMS(C, TT, E)                                                                         \
-    else if (n - (uint)get_global_id(0) * CLSEL_V >= CLSEL_V)                                              \
+    else if (out_dense && n - (uint)get_global_id(0) * CLSEL_V >= CLSEL_V)                                 \
         clsel_across_rows(CLSEL_ARGS C == CLSEL_READ_DENSE, TT == CLSEL_READ_DENSE, E == CLSEL_READ_DENSE, &g, p); \
     else                                                                                                   \
         clsel_last_item(CLSEL_ARGS &g, p);

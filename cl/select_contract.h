@@ -16,7 +16,8 @@
  * 0); ROWS, advancing along it (variant bit 1), V elements at a time where they lie in one row; DENSE, advancing and
  * contiguous over the whole launch (element i of the launch at offset i from its first) with its first element on a
  * 16-byte boundary (V bytes for cond): 16 bytes read at once in every item, also one that crosses rows. The aligned
- * form has no DENSE kernels (every item of it lies in one row, on boundaries). The output is always dense. */
+ * form has no DENSE kernels (every item of it lies in one row, on boundaries). The output steps by one element along
+ * the innermost dim (the host gives a space where a tensor steps otherwise a dim of one element below the rest). */
 #define CLSEL_READ_FIXED 0
 #define CLSEL_READ_ROWS 1
 #define CLSEL_READ_DENSE 2
@@ -32,7 +33,8 @@
  * the element type (uchar, ushort, uint, ulong). Per tensor a buffer and the element offset of the launch's first
  * element in it; the collapsed dims innermost first (unused ones 1) and each tensor's signed element strides along
  * them; per dim the multiplier and shift that divide by it; the element count; the rank (dims at and past it are never
- * divided by); whether the output's first element lies on 16 bytes. then_, else_ and out carry no `restrict`: the
+ * divided by); whether the output is contiguous over the launch (else an item across rows is written element by
+ * element); whether the output's first element lies on 16 bytes. then_, else_ and out carry no `restrict`: the
  * output may be then or else (in place). cond is never written, so it is `restrict` (CLSEL_RESTRICT, cl/select.cl). */
 #define CLSEL_KERNEL_ARGS(ARG, LAST, T)                   \
     ARG(cond, global const uchar *CLSEL_RESTRICT, cl_mem) \
@@ -52,6 +54,7 @@
     ARG(div_shift, uint8, cl_uint8)                       \
     ARG(n, uint, cl_uint)                                 \
     ARG(rank, uint, cl_uint)                              \
+    ARG(out_dense, uint, cl_uint)                         \
     LAST(out_aligned, uint, cl_uint)
 
 #ifdef __OPENCL_C_VERSION__

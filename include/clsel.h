@@ -22,7 +22,8 @@
  *  - The library never prints, aborts or exits, and starts threads only when a call's
  *    options ask for them (clsel_cpu_options.threads) or a runtime's CPU path runs a
  *    large output (clsel_runtime_set_cpu_threads).
- *  - Host tensors are dense, row-major (C order), with no padding between elements.
+ *  - Tensors are dense, row-major (C order), with no padding between elements, unless
+ *    the plan was made with strides (clsel_plan_create_strided): then any view.
  *  - Handles are opaque. `*_destroy(NULL)` is a no-op.
  *
  * Option structs that can grow
@@ -232,12 +233,69 @@ CLSEL_API int64_t clsel_plan_output_count(const clsel_plan *plan);
 CLSEL_API size_t clsel_plan_output_bytes(const clsel_plan *plan);
 CLSEL_API clsel_dtype clsel_plan_dtype(const clsel_plan *plan);
 
-/* Which input, for clsel_plan_input_count. */
-typedef enum clsel_operand { CLSEL_OPERAND_COND = 0, CLSEL_OPERAND_THEN, CLSEL_OPERAND_ELSE } clsel_operand;
+/* Which tensor, for clsel_plan_input_count (the three inputs), clsel_strides and
+ * clsel_plan_tensor_extent (all four). */
+typedef enum clsel_operand {
+    CLSEL_OPERAND_COND = 0,
+    CLSEL_OPERAND_THEN,
+    CLSEL_OPERAND_ELSE,
+    CLSEL_OPERAND_OUT
+} clsel_operand;
 
 /* Elements of that input as given to clsel_plan_create (before broadcasting); -1 for a
  * NULL plan or an unknown operand. */
 CLSEL_API int64_t clsel_plan_input_count(const clsel_plan *plan, clsel_operand which);
+
+/* ---- strided tensors -------------------------------------------------------------------
+ * A plan made with strides runs on views: transposed, sliced with steps, reversed,
+ * padded rows, broadcast (stride 0) or Fortran-order tensors, read and written where they
+ * lie, without copies. For each of cond, then, else and the output whose bit is set in
+ * `strided`, strides[op][a] is the distance in ELEMENTS (not bytes) from one index of axis
+ * a of that tensor's own shape (as given to the plan; the output's is the plan's output
+ * shape, clsel_infer_shape) to the next: any value, 0 (an element repeated along the
+ * axis) and negative (a reversed axis) included. The other tensors are dense row-major.
+ * A tensor's pointer, or its buffer offset in clsel_cl_enqueue, is then that of its
+ * element [0, 0, ..., 0], as numpy's data pointer and PyTorch's data_ptr() are; with
+ * negative strides that is not its lowest byte (clsel_plan_tensor_extent says which
+ * bytes a run touches). Strides of a size-1 axis are never used.
+ * The output may not overlap itself: an axis of more than one element needs a stride
+ * larger than the reach of the axes inside it (every layout numpy or PyTorch makes of a
+ * writable tensor), else CLSEL_ERROR_INVALID_ARGUMENT. Between the output's elements
+ * nothing is written (clsel_runtime_run's copying device path reads those bytes and
+ * writes them back unchanged: do not change them during the run). The output may be
+ * exactly then or else (the same element [0] and the same strides over the output);
+ * any other overlap of its bytes with an input's is CLSEL_ERROR_BUFFER. */
+#define CLSEL_STRIDED(op) (1u << (op)) /* the bit of clsel_operand op in clsel_strides.strided */
+
+typedef struct clsel_strides {
+    uint32_t struct_size; /* sizeof(clsel_strides): see "Option structs" */
+    uint32_t strided;     /* CLSEL_STRIDED(op) bits; 0 (the default): every tensor dense */
+    int64_t strides[4][CLSEL_MAX_RANK]; /* [clsel_operand][axis], in elements */
+} clsel_strides;
+
+/* Every tensor dense, and struct_size (inline, like clsel_attrs_default). */
+static inline clsel_strides clsel_strides_default(void)
+{
+    clsel_strides s = {sizeof(clsel_strides), 0, {{0}}};
+    return s;
+}
+
+/* clsel_plan_create with strides (NULL: every tensor dense, as clsel_plan_create).
+ * INVALID_ARGUMENT for unknown bits or an output that overlaps itself; OVERFLOW when a
+ * tensor's reach in bytes does not fit in int64. */
+CLSEL_API clsel_status clsel_plan_create_strided(clsel_dtype dtype, const clsel_shape *cond,
+                                                 const clsel_shape *then_shape,
+                                                 const clsel_shape *else_shape,
+                                                 const clsel_attrs *attrs /* NULL = default */,
+                                                 const clsel_strides *strides /* NULL = dense */,
+                                                 clsel_plan **plan);
+
+/* The bytes of tensor `which` that a run touches, relative to its element [0, ..., 0]:
+ * [*first_byte, *first_byte + *bytes), first_byte <= 0 (below it where a stride is
+ * negative). A dense tensor: 0 and its size. An empty output touches nothing: 0 and 0.
+ * INVALID_ARGUMENT for a NULL plan or pointer or an unknown operand. */
+CLSEL_API clsel_status clsel_plan_tensor_extent(const clsel_plan *plan, clsel_operand which,
+                                                int64_t *first_byte, uint64_t *bytes);
 
 /* A one-line description of the collapsed geometry the plan runs, e.g.
  * "f32 out {2,3,4,5} -> 2 dims [20,6] cond:[0,1] then:[1,20] else:[0,0]" (dims and
@@ -249,9 +307,11 @@ CLSEL_API size_t clsel_plan_describe(const clsel_plan *plan, char *buf, size_t s
 /* ---- CPU path ------------------------------------------------------------------------
  * Runs the plan on host memory, on the calling thread. Each pointer is the first
  * element of a dense row-major tensor of the shape given to the plan (cond: 1 byte per
- * element). A pointer may be NULL only when that tensor has zero elements.
+ * element), or element [0, ..., 0] of a view the plan's strides describe. A pointer may
+ * be NULL only when that tensor has zero elements.
  * `out` may be exactly `then_data` or `else_data` (in place) when that input has the
- * output's shape; any other overlap of `out` with an input is CLSEL_ERROR_BUFFER.
+ * output's shape and layout; any other overlap of `out` with an input is
+ * CLSEL_ERROR_BUFFER.
  * Besides the threads it may start, it allocates nothing: the inputs it gathers take
  * up to 66 KiB of the stack of the thread that runs them (the caller's, a pool's or
  * the library's own). */

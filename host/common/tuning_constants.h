@@ -28,6 +28,10 @@
 
 /* ---- CPU path: gathers (host/cpu/cpu_gather.c, cpu_blocks.c) ---- */
 
+/* An output dense only along rows shorter than this (padded or sliced short rows, a strided innermost dim) is written
+ * through the gather buffer and scattered per block; longer rows are blocks of their own, one row loop call each. */
+#define CPU_SCATTER_BELOW_ROW_BYTES 64
+
 /* Output bytes of one period that a shuffle table covers (32 pieces of 16 bytes): built per input per walk. */
 #define CPU_TABLE_BYTES 512
 #define CPU_SHUFFLE_PIECES (CPU_TABLE_BYTES / 16)

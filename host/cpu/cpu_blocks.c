@@ -8,7 +8,7 @@
  * whole blocks). Blocks stay contiguous runs of the output in any order. */
 #include <string.h>
 
-#include "common/tuning_constants.h" /* CPU_GATHER_MOVE_BYTES, CPU_ORDER_MARGIN, CPU_TABLE_* */
+#include "common/tuning_constants.h" /* CPU_GATHER_MOVE_BYTES, CPU_ORDER_MARGIN, CPU_SCATTER_*, CPU_TABLE_* */
 #include "cpu/cpu_blocks.h"
 
 /* The extent of block dim d: dims below `inner` whole, then `split` indices of it. */
@@ -81,15 +81,22 @@ void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, i
     b->it = it;
     b->w = w;
     if (target < 1) target = 1;
+    /* The dims along which the output is dense; blocks take no more when those make rows long enough. */
+    int32_t out_dense = 0, most_inner = it->rank;
+    for (int64_t step = 1; out_dense < it->rank && it->strides[PLAN_OUT][out_dense] == step;)
+        step *= it->dims[out_dense++];
+    b->inner_elements = 1;
+    for (int32_t d = 0; d < out_dense; ++d) b->inner_elements *= it->dims[d];
+    if (out_dense < it->rank && b->inner_elements * (int64_t)w >= CPU_SCATTER_BELOW_ROW_BYTES) most_inner = out_dense;
     b->inner_elements = 1;
     if (b->it->rank > 0 && b->it->dims[0] < long_row)
-        while (b->inner < b->it->rank && b->inner_elements * b->it->dims[b->inner] <= target)
+        while (b->inner < most_inner && b->inner_elements * b->it->dims[b->inner] <= target)
             b->inner_elements *= b->it->dims[b->inner++];
     b->chunk_level = -1;
     b->split = b->last_split = 1;
     if (b->inner < b->it->rank) {
         const int64_t extent = b->it->dims[b->inner];
-        b->split = target / b->inner_elements;
+        b->split = b->inner == most_inner ? 1 : target / b->inner_elements; /* the output is not dense across */
         if (b->split < 1) b->split = 1;
         if (b->split > extent) b->split = extent;
         const int64_t chunks = (extent + b->split - 1) / b->split;
@@ -108,7 +115,8 @@ void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, i
     b->elements = b->inner_elements * b->split;
     b->count = it->count > 0;
     for (int32_t l = 0; l < b->levels; ++l) b->count *= b->extent[l];
-    for (int op = 0; op < 3; ++op) b->access[op] = block_access(b, op);
+    for (int t = 0; t < PLAN_OPERANDS; ++t) b->access[t] = block_access(b, t);
+    if (b->access[PLAN_OUT] == CPU_ACCESS_FIXED) b->access[PLAN_OUT] = CPU_ACCESS_RUN; /* a block of one element */
     for (int op = 0; op < 3; ++op)
         b->periodic[op] = b->access[op] == CPU_ACCESS_PATTERN && b->inner < b->it->rank && b->split > 1 &&
                           b->it->strides[op][b->inner] == 0;

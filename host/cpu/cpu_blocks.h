@@ -20,7 +20,7 @@ typedef struct cpu_blocks {
     int64_t split;          /* indices of dim `inner` per block (1 when inner == rank) */
     int64_t elements;       /* elements in a full block: inner_elements * split */
     int64_t count;          /* blocks in the whole space */
-    cpu_access access[3];   /* cond, then, else */
+    cpu_access access[PLAN_OPERANDS]; /* cond, then, else, out (never fixed: a pattern is scattered, cpu_gather.h) */
     int8_t periodic[3];     /* a pattern, stride 0 along dim `inner`: blocks repeat their first row `split` times */
     /* The order of the blocks: an odometer over `levels` levels, fastest first. Each is one dim above `inner`, or (at
      * chunk_level; -1 when inner == rank) the extent[chunk_level] blocks along dim `inner`, of `split` indices each but
@@ -35,7 +35,9 @@ typedef struct cpu_block {
 } cpu_block;
 
 /* Blocks of at most `target` elements (one, when target < 1) of a non-empty space; when the innermost dim has
- * `long_row` elements or more, pieces of single rows (each input a run or fixed): gathering pays only on short rows. */
+ * `long_row` elements or more, pieces of single rows (each input a run or fixed): gathering pays only on short rows.
+ * Where the output is dense along its innermost dims only (padded rows, a slice) over at least
+ * CPU_SCATTER_BELOW_ROW_BYTES, blocks stay within them, so that it is a run in every block. */
 void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, int64_t long_row, cpu_blocks *b);
 /* Block `index` of the walk (0 <= index < count), the one after it, and k blocks on (k >= 1, at most to the first block
  * of the next line of level 0). */

@@ -185,6 +185,8 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
 static int choose_shuffle(cpu_gather_walk *g, const cpu_period *p, const cpu_loops *loops)
 {
     if (!p->most || !loops->shuffle) return 0;
+    for (int level = 0; level < g->levels; ++level)
+        if (g->step[level] < 0) return 0; /* the tables' loops bound their loads for sources walked forwards */
     int64_t runs[CLSEL_MAX_RANK + 3];
     runs[0] = (int64_t)g->w;
     for (int level = 0; level < p->most; ++level) runs[level + 1] = runs[level] * g->extent[level];
@@ -273,4 +275,57 @@ void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src
         return;
     }
     gather_level(g, g->levels - 1, src, dst, src_end);
+}
+
+void clsel_priv_cpu_scatter_prepare(const cpu_blocks *b, size_t w, cpu_scatter_walk *s)
+{
+    const plan_iter *it = b->it;
+    s->levels = 0;
+    s->w = w;
+    s->split_level = -1;
+    int64_t size = (int64_t)w;
+    for (int32_t d = 0; d <= b->inner && d < it->rank; ++d) {
+        const int64_t extent = d < b->inner ? it->dims[d] : b->split;
+        if (extent == 1) continue;
+        if (d == b->inner) s->split_level = s->levels;
+        s->extent[s->levels] = extent;
+        s->step[s->levels] = it->strides[PLAN_OUT][d] * (int64_t)w;
+        s->size[s->levels] = size;
+        size *= extent;
+        ++s->levels;
+    }
+}
+
+/* One level's indices: a contiguous run copied at once, single elements stored by their width (a constant size). */
+static void scatter_level(const cpu_scatter_walk *s, int level, const uint8_t *src, uint8_t *dst)
+{
+    const int64_t n = s->extent[level], step = s->step[level], size = s->size[level];
+    if (level > 0) {
+        for (int64_t i = 0; i < n; ++i) scatter_level(s, level - 1, src + i * size, dst + i * step);
+        return;
+    }
+    if (step == size) {
+        memcpy(dst, src, (size_t)(n * size));
+        return;
+    }
+#define SCATTER_ELEMENTS(W)                                                                                            \
+    for (int64_t i = 0; i < n; ++i) memcpy(dst + i * step, src + i * (W), W);                                         \
+    break;
+    switch (s->w) {
+    case 1: SCATTER_ELEMENTS(1)
+    case 2: SCATTER_ELEMENTS(2)
+    case 4: SCATTER_ELEMENTS(4)
+    default: SCATTER_ELEMENTS(8)
+    }
+#undef SCATTER_ELEMENTS
+}
+
+void clsel_priv_cpu_scatter(cpu_scatter_walk *s, int64_t split, const uint8_t *src, uint8_t *dst)
+{
+    if (s->levels == 0) { /* one element */
+        memcpy(dst, src, s->w);
+        return;
+    }
+    if (s->split_level >= 0) s->extent[s->split_level] = split;
+    scatter_level(s, s->levels - 1, src, dst);
 }

@@ -1,5 +1,6 @@
 /* cpu_gather.h - the CPU path's gather (cpu_gather.c): an input that is a pattern in a walk's blocks copied, block by
- * block and in block order, into a small buffer that the row loops then read as a contiguous run. */
+ * block and in block order, into a small buffer that the row loops then read as a contiguous run; and its inverse for
+ * an output that is a pattern (a strided output): the row loops write the buffer, the scatter puts it in place. */
 #ifndef CLSEL_HOST_CPU_GATHER_H
 #define CLSEL_HOST_CPU_GATHER_H
 
@@ -47,5 +48,18 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
 /* The elements of a block whose dim `inner` has `split` indices, from src (the input at the block's offset; it ends at
  * src_end) into dst, which has room for CPU_GATHER_SLACK bytes past them. */
 void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src, const uint8_t *src_end, uint8_t *dst);
+
+/* The output's side: a block's elements, made dense in the gather buffer, scattered to where a strided output has
+ * them (the block's dims of more than one index, innermost first, and the output's byte steps along them). */
+typedef struct cpu_scatter_walk {
+    int levels, split_level;
+    size_t w;
+    int64_t extent[CLSEL_MAX_RANK + 1], step[CLSEL_MAX_RANK + 1], size[CLSEL_MAX_RANK + 1];
+} cpu_scatter_walk;
+
+void clsel_priv_cpu_scatter_prepare(const cpu_blocks *b, size_t w, cpu_scatter_walk *s);
+/* The elements of a block whose dim `inner` has `split` indices, from src (dense) to dst (the output at the block's
+ * offset). */
+void clsel_priv_cpu_scatter(cpu_scatter_walk *s, int64_t split, const uint8_t *src, uint8_t *dst);
 
 #endif

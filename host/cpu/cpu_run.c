@@ -30,7 +30,9 @@ cpu_tensors clsel_priv_cpu_tensors(const clsel_plan *plan, const void *cond, con
                                    const void *else_data, void *out)
 {
     cpu_tensors t = {{cond, then_data, else_data}, {NULL, NULL, NULL}, out};
-    for (int op = 0; op < 3; ++op) t.end[op] = t.in[op] ? t.in[op] + clsel_priv_plan_tensor_bytes(plan, op) : NULL;
+    for (int op = 0; op < 3; ++op)
+        t.end[op] = t.in[op] ? t.in[op] + (plan->first[op] + plan->reach[op]) * (int64_t)clsel_priv_plan_width(plan, op)
+                             : NULL;
     return t;
 }
 

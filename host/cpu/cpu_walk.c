@@ -17,12 +17,13 @@ static void choose_period_rows(cpu_walk *walk, int64_t long_row)
         walk->period_rows[op] = walk->blocks.periodic[op] && walk->blocks.inner_elements >= long_row;
 }
 
-/* Gather buffer bytes input `op` takes for a full block: one period or the whole block when gathered, else none. */
+/* Gather buffer bytes tensor `op` takes for a full block: one period or the whole block when gathered (or scattered,
+ * for the output), else none. */
 static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
 {
     const cpu_blocks *b = &walk->blocks;
     if (b->access[op] != CPU_ACCESS_PATTERN) return 0;
-    return (walk->period_rows[op] ? b->inner_elements : b->elements) * input_width(walk, op);
+    return (op != PLAN_OUT && walk->period_rows[op] ? b->inner_elements : b->elements) * input_width(walk, op);
 }
 
 /* Whether long rows are walked chunk by chunk over several rows, so that an input they all read is still cached for the
@@ -60,7 +61,7 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
     /* The gather buffer a full block takes, and one element of every gathered input (the most a block element takes).
      * Smaller blocks gather no input that larger ones did not (a run or a fixed input stays one): one remake fits. */
     int64_t bytes = 0, per_element = 0;
-    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+    for (int op = 0; op < PLAN_OPERANDS; ++op)
         if (walk->blocks.access[op] == CPU_ACCESS_PATTERN) {
             bytes += gathered_input_bytes(walk, op);
             per_element += input_width(walk, op);
@@ -71,9 +72,10 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
     }
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
     walk->by_chunk = tiles && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
-    walk->stream = stream;
+    walk->scatters = walk->blocks.access[PLAN_OUT] == CPU_ACCESS_PATTERN;
+    walk->stream = stream && !walk->scatters; /* a scattered block goes to the buffer first: a cached one */
     walk->gathers = 0;
-    for (int op = 0; op < 3; ++op) walk->gathers |= walk->blocks.access[op] == CPU_ACCESS_PATTERN;
+    for (int op = 0; op < PLAN_OPERANDS; ++op) walk->gathers |= walk->blocks.access[op] == CPU_ACCESS_PATTERN;
 }
 
 /* A gathered input: which block elements the buffer holds (valid while offset and split match). */
@@ -90,6 +92,8 @@ typedef struct block_job {
     size_t w[3];
     gathered buf[3];
     cpu_gather_walk gather[3];
+    uint8_t *staged; /* the output's block, when scattered */
+    cpu_scatter_walk scatter;
     int period_rows; /* some input is read a period at a time */
 } block_job;
 
@@ -123,11 +127,11 @@ static void set_period_rows(const block_job *job, const cpu_block *at, cpu_rows 
     rows->step[PLAN_OUT] = n * (int64_t)job->w[PLAN_THEN];
 }
 
-static void run_block(block_job *job, const cpu_block *at)
+static void select_block(block_job *job, const cpu_block *at, uint8_t *out)
 {
     const cpu_walk *walk = job->walk;
     cpu_rows rows = {walk->blocks.inner_elements * at->split, 1, job->base[PLAN_COND] + at->offset[PLAN_COND],
-                     NULL, NULL, job->out + at->offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
+                     NULL, NULL, out, {0, 0, 0, 0}};
     int adv[3] = {0, 0, 0};
     if (job->period_rows) set_period_rows(job, at, &rows);
     if (walk->blocks.access[PLAN_COND] == CPU_ACCESS_FIXED) {
@@ -142,6 +146,17 @@ static void run_block(block_job *job, const cpu_block *at)
     rows.then_data = source(job, at, PLAN_THEN, &adv[1]);
     rows.else_data = source(job, at, PLAN_ELSE, &adv[2]);
     job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])](&rows);
+}
+
+static void run_block(block_job *job, const cpu_block *at)
+{
+    uint8_t *out = job->out + at->offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN];
+    if (!job->walk->scatters) {
+        select_block(job, at, out);
+        return;
+    }
+    select_block(job, at, job->staged);
+    clsel_priv_cpu_scatter(&job->scatter, at->split, job->staged, out);
 }
 
 /* Blocks [first, last) of a walk that gathers nothing: those of one size along a line of the fastest level per call. */
@@ -171,8 +186,8 @@ static void run_lines(block_job *job, int64_t first, int64_t last)
 void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
 {
     const cpu_blocks *b = &walk->blocks;
-    /* Each gathered input's part starts on a cache line and has CPU_GATHER_SLACK bytes of room. */
-    _Alignas(64) uint8_t buffers[CPU_GATHER_BYTES + 3 * (CPU_GATHER_SLACK + 64)];
+    /* Each gathered input's part, and a scattered output's, starts on a cache line and has CPU_GATHER_SLACK bytes of room. */
+    _Alignas(64) uint8_t buffers[CPU_GATHER_BYTES + PLAN_OPERANDS * (CPU_GATHER_SLACK + 64)];
     size_t used = 0;
     block_job job;
     job.walk = walk;
@@ -189,6 +204,8 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
             clsel_priv_cpu_gather_prepare(b, op, job.w[op], walk->loops, &job.gather[op]);
         }
     }
+    job.staged = buffers + used;
+    if (walk->scatters) clsel_priv_cpu_scatter_prepare(b, b->w, &job.scatter);
     cpu_block at;
     if (walk->by_chunk) {
         /* Chunk x of every row, then chunk x + 1: a re-read input's chunk is still cached for the next row. */

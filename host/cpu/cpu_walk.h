@@ -17,7 +17,8 @@ typedef struct cpu_walk {
     cpu_blocks blocks;
     int by_chunk;       /* long rows walked chunk by chunk over several rows (cpu_walk.c, tiles_rows) */
     int stream;         /* non-temporal stores for the output */
-    int gathers;        /* some input is a pattern: gathered block by block */
+    int gathers;        /* some input is a pattern: gathered block by block (or the output, scattered) */
+    int scatters;       /* the output is a pattern: written to the gather buffer, then scattered block by block */
     int period_rows[3]; /* per input: a period that is a long row, gathered once for a block's `split` rows */
 } cpu_walk;
 

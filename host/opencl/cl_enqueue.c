@@ -24,24 +24,30 @@ static clsel_status check_queue(const clsel_cl_context *ctx, cl_command_queue qu
     return CLSEL_SUCCESS;
 }
 
-/* Checks one tensor (`count` elements of `size` bytes) and learns where its bytes live: the root of any sub-buffer,
- * the byte offset there, its first byte's address modulo 16 where known (a CL_MEM_USE_HOST_PTR buffer's host pointer
- * says it; any other buffer starts on the device's base alignment), and whether the host may map it. */
-static clsel_status check_tensor(const clsel_cl_context *ctx, const char *name, int64_t count, size_t size,
-                                 int output, cl_tensor *t, plan_span *span)
+/* Checks one tensor (its element [0] at t->offset; a run touches elements [first, first + reach) from there, of
+ * `size` bytes) and learns where its bytes live: the root of any sub-buffer, the byte offset there, its first byte's
+ * address modulo 16 where known (a CL_MEM_USE_HOST_PTR buffer's host pointer says it; any other buffer starts on the
+ * device's base alignment), and whether the host may map it. */
+static clsel_status check_tensor(const clsel_cl_context *ctx, const char *name, int64_t count, int64_t first,
+                                 int64_t reach, size_t size, int output, cl_tensor *t, plan_span *span)
 {
     const clsel_cl_api *cl = ctx->cl;
     *span = (plan_span){NULL, 0};
-    if (count == 0) return CLSEL_SUCCESS;
+    if (reach == 0) return CLSEL_SUCCESS;
     if (!t->mem)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "%s buffer is NULL but has %lld elements", name,
                                (long long)count);
     if (t->offset % size != 0)
         return clsel_priv_fail(CLSEL_ERROR_BUFFER, "%s offset %zu bytes is not a multiple of the element size %zu",
                                name, t->offset, size);
-    const size_t bytes = (size_t)count * size;
+    const uint64_t below = (uint64_t)-first * size, bytes = (uint64_t)(first + reach) * size; /* around element [0] */
+    if (below > t->offset)
+        return clsel_priv_fail(CLSEL_ERROR_BUFFER,
+                               "%s strides reach %llu bytes below its element [0], but its offset is %zu bytes", name,
+                               (unsigned long long)below, t->offset);
     if (t->offset > SIZE_MAX - bytes)
-        return clsel_priv_fail(CLSEL_ERROR_OVERFLOW, "%s offset %zu + %zu bytes overflows", name, t->offset, bytes);
+        return clsel_priv_fail(CLSEL_ERROR_OVERFLOW, "%s offset %zu + %llu bytes overflows", name, t->offset,
+                               (unsigned long long)bytes);
     size_t buffer_size = 0, parent_offset = 0;
     cl_mem parent = NULL;
     cl_mem_flags flags = 0;
@@ -62,8 +68,10 @@ static clsel_status check_tensor(const clsel_cl_context *ctx, const char *name, 
                                   "clGetMemObjectInfo on the %s buffer failed", name);
     if (buffer_size < t->offset + bytes)
         return clsel_priv_fail(CLSEL_ERROR_BUFFER,
-                               "%s buffer holds %zu bytes, but offset %zu + %lld elements x %zu bytes needs %zu", name,
-                               buffer_size, t->offset, (long long)count, size, t->offset + bytes);
+                               "%s buffer holds %zu bytes, but offset %zu + %llu bytes (to the end of the elements a "
+                               "run touches, %lld x %zu bytes) needs %zu",
+                               name, buffer_size, t->offset, (unsigned long long)bytes, (long long)(first + reach),
+                               size, t->offset + (size_t)bytes);
     if (output && (flags & CL_MEM_READ_ONLY))
         return clsel_priv_fail(CLSEL_ERROR_BUFFER, "out buffer was created CL_MEM_READ_ONLY");
     t->root = parent ? parent : t->mem;
@@ -97,8 +105,8 @@ clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan, cl_
         if (!event_wait_list[i])
             st = clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list[%u] is NULL", (unsigned)i);
     for (int op = 0; op < PLAN_OPERANDS && st == CLSEL_SUCCESS; ++op)
-        st = check_tensor(ctx, names[op], op == PLAN_OUT ? plan->out_count : plan->in_count[op],
-                          clsel_priv_plan_width(plan, op), op == PLAN_OUT, &t[op], &spans[op]);
+        st = check_tensor(ctx, names[op], op == PLAN_OUT ? plan->out_count : plan->in_count[op], plan->first[op],
+                          plan->reach[op], clsel_priv_plan_width(plan, op), op == PLAN_OUT, &t[op], &spans[op]);
     if (st == CLSEL_SUCCESS) st = clsel_priv_plan_check_overlap(plan, spans, 0);
     if (st != CLSEL_SUCCESS) return st;
     if (plan->out_count > 0)

@@ -61,6 +61,46 @@ static piece_launch piece_layout(const plan_iter *piece, size_t w, const cl_tens
     return launch;
 }
 
+/* The kernels step by one element along dim 0 in the output and in every input that advances (cl/select.cl). A space
+ * where some tensor steps otherwise there (a strided view) gets a dim of one element below the rest: every element is
+ * then found through the strides, items element by element. */
+static int needs_unit_dim(const plan_iter *it)
+{
+    if (it->rank == 0) return 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        if (it->strides[op][0] != 0 && it->strides[op][0] != 1) return 1;
+    return it->strides[PLAN_OUT][0] != 1;
+}
+
+static void add_unit_dim(plan_iter *it)
+{
+    for (int32_t d = it->rank; d > 0; --d) {
+        it->dims[d] = it->dims[d - 1];
+        for (int t = 0; t < PLAN_OPERANDS; ++t) it->strides[t][d] = it->strides[t][d - 1];
+    }
+    it->dims[0] = 1;
+    for (int t = 0; t < PLAN_OPERANDS; ++t) it->strides[t][0] = 0;
+    ++it->rank;
+}
+
+/* The pieces of a space as launched: at most `most` elements and span each, of rank below CLSEL_MAX_RANK when they
+ * need a dim of one (one index of the highest dim each: a box has the dims below it). */
+static int split_pieces(plan_split *pieces, const plan_iter *it, int64_t most)
+{
+    const int unit = needs_unit_dim(it);
+    int64_t elements = most;
+    if (unit && it->rank == CLSEL_MAX_RANK && it->count / it->dims[CLSEL_MAX_RANK - 1] < elements)
+        elements = it->count / it->dims[CLSEL_MAX_RANK - 1];
+    clsel_priv_plan_split(pieces, it, elements, most);
+    return unit;
+}
+
+static void piece_at(const plan_split *pieces, int64_t k, int unit, plan_iter *piece)
+{
+    clsel_priv_plan_split_box(pieces, k, piece);
+    if (unit) add_unit_dim(piece);
+}
+
 /* One launch over a piece: 16 bytes of output per work-item. */
 static cl_int launch_piece(const clsel_cl_context *ctx, const kernel_program *kp, cl_command_queue queue,
                            const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], piece_launch how,
@@ -80,7 +120,8 @@ static cl_int launch_piece(const clsel_cl_context *ctx, const kernel_program *kp
     for (int op = 0; op < PLAN_OPERANDS; ++op)
         off[op] = t[op].offset / (op == PLAN_COND ? 1 : w) + (cl_ulong)piece->base[op];
     const cl_uint n = (cl_uint)piece->count, per_item = 16 / (cl_uint)w;
-    const cl_uint rank = piece->rank > 0 ? (cl_uint)piece->rank : 1;
+    const cl_uint rank = piece->rank > 0 ? (cl_uint)piece->rank : 1,
+                  out_dense = (cl_uint)clsel_priv_plan_iter_dense(piece, PLAN_OUT);
     kernel_slot *slot = (kernel_slot *)&kp->kernels[how.kernel];
     const cl_kernel k = slot->kernel;
     const size_t items = (n + per_item - 1) / per_item, local = kp->work_group_size;
@@ -90,7 +131,7 @@ static cl_int launch_piece(const clsel_cl_context *ctx, const kernel_program *kp
         .else_ = &t[PLAN_ELSE].mem, .else_off = &off[PLAN_ELSE], .out = &t[PLAN_OUT].mem, .out_off = &off[PLAN_OUT],
         .shape = &shape, .cond_strides = &strides[PLAN_COND], .then_strides = &strides[PLAN_THEN],
         .else_strides = &strides[PLAN_ELSE], .out_strides = &strides[PLAN_OUT], .div_mul = &mul, .div_shift = &shift,
-        .n = &n, .rank = &rank, .out_aligned = &how.out_aligned};
+        .n = &n, .rank = &rank, .out_dense = &out_dense, .out_aligned = &how.out_aligned};
     clsel_mutex_lock(&slot->lock);
     cl_int err = clsel_priv_set_kernel_args(cl, k, &values);
     if (err == CL_SUCCESS)
@@ -109,11 +150,11 @@ static clsel_status launch_kernels(clsel_cl_context *ctx, cl_command_queue queue
     const int64_t forced = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PIECE_ELEMENTS);
     const int64_t most = forced > 0 ? forced : CL_PIECE_MAX_ELEMENTS;
     plan_split pieces;
-    clsel_priv_plan_split(&pieces, it, most, most);
+    const int unit = split_pieces(&pieces, it, most);
     const kernel_program *programs[PROGRAM_FORMS] = {NULL, NULL};
     plan_iter piece;
     for (int64_t k = 0; k < pieces.count; ++k) {
-        clsel_priv_plan_split_box(&pieces, k, &piece);
+        piece_at(&pieces, k, unit, &piece);
         const program_form form = piece_layout(&piece, w, tensors).form;
         if (programs[form]) continue;
         const clsel_status st = clsel_priv_cl_context_program(ctx, w, form, &programs[form]);
@@ -124,7 +165,7 @@ static clsel_status launch_kernels(clsel_cl_context *ctx, cl_command_queue queue
     for (int64_t k = 0; err == CL_SUCCESS && k < pieces.count; ++k) {
         if (last) cl->clReleaseEvent(last); /* only the final piece's event is kept */
         last = NULL;
-        clsel_priv_plan_split_box(&pieces, k, &piece);
+        piece_at(&pieces, k, unit, &piece);
         const piece_launch how = piece_layout(&piece, w, tensors);
         err = launch_piece(ctx, programs[how.form], queue, &piece, w, tensors, how, num_wait, wait_list,
                            event ? &last : NULL);
@@ -170,9 +211,9 @@ size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, cha
     const size_t w = plan->elem_size;
     const int64_t v = 16 / (int64_t)w;
     plan_split pieces;
-    clsel_priv_plan_split(&pieces, &plan->iter, CL_PIECE_MAX_ELEMENTS, CL_PIECE_MAX_ELEMENTS);
+    const int unit = split_pieces(&pieces, &plan->iter, CL_PIECE_MAX_ELEMENTS);
     plan_iter piece; /* the first launch: every other one is read the same way */
-    clsel_priv_plan_split_box(&pieces, 0, &piece);
+    piece_at(&pieces, 0, unit, &piece);
     const cl_tensor fresh = {NULL, 0, NULL, 0, 0, 1}, tensors[PLAN_OPERANDS] = {fresh, fresh, fresh, fresh};
     const piece_launch how = piece_layout(&piece, w, tensors);
     clsel_cl_access a = {.aligned_form = how.form == PROGRAM_ALIGNED};

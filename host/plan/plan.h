@@ -15,9 +15,14 @@ struct clsel_plan {
     int64_t in_count[3];
     clsel_shape out_shape;
     int64_t out_count;
-    /* Size-1 output dims dropped, neighbours that are contiguous for every tensor
-     * merged, innermost first; strides 0 where an input is broadcast. */
+    /* Size-1 output dims dropped, dims reversed where the output's stride is negative and
+     * ordered by the output's strides, neighbours that are contiguous for every tensor
+     * merged, innermost first; strides 0 where an input is broadcast; base[t] the offset of
+     * the first element walked from tensor t's element [0, ..., 0]. */
     plan_iter iter;
+    /* The elements of each tensor (cond, then, else, out) a run touches, from its element
+     * [0, ..., 0]: [first, first + reach); reach 0 for an empty output. */
+    int64_t first[PLAN_OPERANDS], reach[PLAN_OPERANDS];
 };
 
 /* How each output dim is fed: axis_of[op][d] is the axis of input `op` (cond, then,
@@ -35,10 +40,11 @@ clsel_status clsel_priv_plan_layout_compute(const clsel_shape *cond, const clsel
                                             const clsel_shape *else_shape, const clsel_attrs *attrs,
                                             plan_layout *layout);
 
-/* Bytes of tensor `op` of a run (cond, then, else or out: PLAN_*), at its own size. */
+/* Bytes of tensor `op` of a run (cond, then, else or out: PLAN_*) from the first it touches to the last: its size
+ * when dense. */
 uint64_t clsel_priv_plan_tensor_bytes(const clsel_plan *plan, int op);
 
-/* Bytes a run moves: every input at its own size, and the output. */
+/* Bytes a run moves: every input's and the output's touched bytes (clsel_priv_plan_tensor_bytes). */
 uint64_t clsel_priv_plan_bytes_moved(const clsel_plan *plan);
 
 /* Bytes of one element of tensor `op`: 1 for cond, the plan's element size otherwise. */
@@ -51,17 +57,17 @@ static inline size_t clsel_priv_plan_width(const clsel_plan *plan, int op)
 int64_t clsel_priv_plan_shape_count(const clsel_shape *shape);
 
 /* Where one tensor of a run lies: `root` names the memory (a cl_mem's root buffer, or
- * any fixed non-NULL value for host memory) and `begin` the byte offset of its first
- * element in it (a host pointer's address). A NULL root never overlaps anything. */
+ * any fixed non-NULL value for host memory) and `begin` the byte offset of its element
+ * [0, ..., 0] in it (a host pointer's address). A NULL root never overlaps anything. */
 typedef struct plan_span {
     const void *root;
     uint64_t begin;
 } plan_span;
 
-/* The in-place and overlap rule, for every back end (plan_overlap.c): the output may start exactly where then or else
- * starts when that input has the output's shape; any other overlap of the output with an input is CLSEL_ERROR_BUFFER,
- * with the byte ranges in the message (relative to the lower of the two starts when `relative`, as for host addresses).
- * spans: cond, then, else, out. */
+/* The in-place and overlap rule, for every back end (plan_overlap.c): the output may be exactly then or else (the same
+ * element [0] and the same strides along every output dim); any other overlap of the bytes the output touches with an
+ * input's is CLSEL_ERROR_BUFFER, with the byte ranges in the message (relative to the lower of the two starts when
+ * `relative`, as for host addresses). spans: cond, then, else, out. */
 clsel_status clsel_priv_plan_check_overlap(const clsel_plan *plan, const plan_span spans[PLAN_OPERANDS], int relative);
 
 #endif

@@ -10,13 +10,12 @@
 
 #include "clsel.h"
 
-/* The tensors of a run, as array slots: cond, then and else keep the numbers of the
- * public clsel_operand, and the output is the fourth. */
+/* The tensors of a run, as array slots: the numbers of the public clsel_operand. */
 enum {
     PLAN_COND = CLSEL_OPERAND_COND,
     PLAN_THEN = CLSEL_OPERAND_THEN,
     PLAN_ELSE = CLSEL_OPERAND_ELSE,
-    PLAN_OUT = 3,
+    PLAN_OUT = CLSEL_OPERAND_OUT,
     PLAN_OPERANDS = 4
 };
 

@@ -3,27 +3,35 @@
 #include "common/error.h"
 #include "plan/plan.h"
 
+/* Whether input `op` is laid out exactly as the output over the walk: in place, every element read where it is written. */
+static int same_layout(const clsel_plan *plan, int op)
+{
+    int same = plan->iter.base[op] == plan->iter.base[PLAN_OUT];
+    for (int32_t d = 0; d < plan->iter.rank; ++d) same = same && plan->iter.strides[op][d] == plan->iter.strides[PLAN_OUT][d];
+    return same;
+}
+
 clsel_status clsel_priv_plan_check_overlap(const clsel_plan *plan, const plan_span spans[PLAN_OPERANDS], int relative)
 {
     static const char *const names[3] = {"cond", "then", "else"};
     const plan_span *out = &spans[PLAN_OUT];
-    const uint64_t out_bytes = clsel_priv_plan_tensor_bytes(plan, PLAN_OUT);
+    const uint64_t out_bytes = clsel_priv_plan_tensor_bytes(plan, PLAN_OUT),
+                   out_lo = out->begin + (uint64_t)plan->first[PLAN_OUT] * plan->elem_size;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
         const plan_span *in = &spans[op];
-        const uint64_t bytes = clsel_priv_plan_tensor_bytes(plan, op);
+        const uint64_t bytes = clsel_priv_plan_tensor_bytes(plan, op),
+                       lo = in->begin + (uint64_t)plan->first[op] * clsel_priv_plan_width(plan, op);
         if (!in->root || in->root != out->root || !bytes || !out_bytes) continue;
-        if (in->begin >= out->begin + out_bytes || out->begin >= in->begin + bytes) continue;
-        const int in_place = op != PLAN_COND && in->begin == out->begin && plan->in_count[op] == plan->out_count;
-        if (in_place) continue;
-        const uint64_t origin = relative ? (in->begin < out->begin ? in->begin : out->begin) : 0;
+        if (lo >= out_lo + out_bytes || out_lo >= lo + bytes) continue;
+        if (op != PLAN_COND && in->begin == out->begin && same_layout(plan, op)) continue;
+        const uint64_t origin = relative ? (lo < out_lo ? lo : out_lo) : 0;
         return clsel_priv_fail(CLSEL_ERROR_BUFFER,
                                "out bytes [%llu, %llu) overlap %s bytes [%llu, %llu) of the same %s: only an exact "
-                               "in-place output (out == then or out == else, at the same start, with that input of "
-                               "the output's shape) is allowed",
-                               (unsigned long long)(out->begin - origin),
-                               (unsigned long long)(out->begin - origin + out_bytes), names[op],
-                               (unsigned long long)(in->begin - origin),
-                               (unsigned long long)(in->begin - origin + bytes), relative ? "memory" : "buffer");
+                               "in-place output (out == then or out == else: the same first element, that input of "
+                               "the output's shape and layout) is allowed",
+                               (unsigned long long)(out_lo - origin), (unsigned long long)(out_lo - origin + out_bytes),
+                               names[op], (unsigned long long)(lo - origin), (unsigned long long)(lo - origin + bytes),
+                               relative ? "memory" : "buffer");
     }
     return CLSEL_SUCCESS;
 }

@@ -3,7 +3,7 @@
  * (CL_DEVICE_HOST_UNIFIED_MEMORY: PoCL, integrated GPUs), in the caller's memory through CL_MEM_USE_HOST_PTR buffers,
  * a map and unmap of the output making the device's writes visible to the host; chunked, everywhere else and for
  * tensors bigger than one allocation, the output in boxes (plan_iter.h) of at most a chunk each, uploading only the
- * span of each input a box reads, alternating two queues and two sets of buffers so that transfers overlap launches.
+ * span of each input a box reads (and of a strided output, whose gaps go back as they came), alternating two queues and two sets of buffers so that transfers overlap launches.
  * Either drains its queues before returning, also when the device fails part-way, so that nothing on the device
  * still touches the caller's memory when runtime_run.c finishes the run on the CPU path. */
 #include "common/error.h"
@@ -37,6 +37,9 @@ int clsel_priv_runtime_can_share(const clsel_runtime *rt, const clsel_plan *plan
     if (rt->copy_only || !rt->ctx->host_unified) return 0;
     for (int op = 0; op < PLAN_OPERANDS; ++op)
         if (clsel_priv_plan_tensor_bytes(plan, op) > rt->ctx->max_alloc) return 0;
+    /* A buffer over an output with gaps (a strided view) could be written back whole by a device that caches it: the
+     * copying path writes those bytes back as it read them, in chunks it orders itself. */
+    if (plan->reach[PLAN_OUT] != plan->out_count) return 0;
     /* Buffers over overlapping host memory are undefined in OpenCL, so an in-place run
      * takes the copying path. clsel_runtime_run has already refused every other overlap
      * (clsel_priv_plan_check_overlap), so in place is out starting where then or else does. */
@@ -49,8 +52,14 @@ clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *
     const clsel_cl_api *cl = rt->cl;
     static const cl_mem_flags flags[PLAN_OPERANDS] = {CL_MEM_READ_ONLY, CL_MEM_READ_ONLY, CL_MEM_READ_ONLY,
                                                       CL_MEM_WRITE_ONLY};
-    void *const host[PLAN_OPERANDS] = {(void *)(uintptr_t)in[0], (void *)(uintptr_t)in[1], (void *)(uintptr_t)in[2],
+    void *const zero[PLAN_OPERANDS] = {(void *)(uintptr_t)in[0], (void *)(uintptr_t)in[1], (void *)(uintptr_t)in[2],
                                        out};
+    plan_iter local = plan->iter; /* over buffers that start at each tensor's first touched element */
+    uint8_t *host[PLAN_OPERANDS];
+    for (int op = 0; op < PLAN_OPERANDS; ++op) {
+        host[op] = (uint8_t *)zero[op] + plan->first[op] * (int64_t)clsel_priv_plan_width(plan, op);
+        local.base[op] -= plan->first[op];
+    }
     cl_mem mem[PLAN_OPERANDS] = {NULL};
     cl_tensor tensors[PLAN_OPERANDS];
     cl_event done = NULL;
@@ -65,7 +74,7 @@ clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *
         tensors[op] = clsel_priv_cl_own_tensor(mem[op], align16(host[op]));
     }
     if (st == CLSEL_SUCCESS)
-        st = clsel_priv_cl_launch(rt->ctx, rt->queue, &plan->iter, plan->elem_size, tensors, 0, NULL, &done);
+        st = clsel_priv_cl_launch(rt->ctx, rt->queue, &local, plan->elem_size, tensors, 0, NULL, &done);
     if (st == CLSEL_SUCCESS) {
         void *mapped = cl->clEnqueueMapBuffer(rt->queue, mem[PLAN_OUT], CL_TRUE, CL_MAP_READ, 0,
                                               (size_t)clsel_priv_plan_tensor_bytes(plan, PLAN_OUT), 0, NULL, NULL, &err);
@@ -104,6 +113,7 @@ typedef struct chunk_run {
     cl_command_queue queue[RUNTIME_CHUNK_SETS];
     cl_mem mem[RUNTIME_CHUNK_SETS][PLAN_OPERANDS];
     size_t bytes[PLAN_OPERANDS];            /* each buffer's size */
+    int out_gaps;                           /* the output has bytes between its elements: uploaded, written back */
     cl_event host_last[RUNTIME_CHUNK_SETS]; /* each set's last command that reads or writes the caller's memory */
 } chunk_run;
 
@@ -114,7 +124,7 @@ static void note_transfer(chunk_run *run, int set, cl_event event)
     run->host_last[set] = event;
 }
 
-/* Uploads a box's input spans, runs it over them and downloads its output, all on the
+/* Uploads a box's input spans (and a strided output's), runs it over them and downloads its output, all on the
  * set's queue (in order: the set's buffers are reused only after its previous download). */
 static clsel_status run_box(chunk_run *run, int set, const plan_iter *box)
 {
@@ -123,16 +133,17 @@ static clsel_status run_box(chunk_run *run, int set, const plan_iter *box)
     cl_command_queue q = run->queue[set];
     plan_iter local = *box; /* the box over the buffers, which start at each span's first element */
     cl_tensor tensors[PLAN_OPERANDS];
-    size_t first[PLAN_OPERANDS], bytes[PLAN_OPERANDS];
+    int64_t first[PLAN_OPERANDS];
+    size_t bytes[PLAN_OPERANDS];
     for (int op = 0; op < PLAN_OPERANDS; ++op) {
         const size_t size = clsel_priv_plan_width(run->plan, op);
         int64_t lo, hi;
         clsel_priv_plan_iter_span(box, op, &lo, &hi);
         local.base[op] -= lo;
-        first[op] = (size_t)lo * size;
+        first[op] = lo * (int64_t)size; /* from element [0]: below it where a stride is negative */
         bytes[op] = (size_t)(hi - lo + 1) * size;
         tensors[op] = clsel_priv_cl_own_tensor(run->mem[set][op], run->rt->ctx->base_align >= 16 ? 0 : -1);
-        if (op == PLAN_OUT) continue;
+        if (op == PLAN_OUT && !run->out_gaps) continue;
         cl_event sent = NULL;
         const cl_int err = cl->clEnqueueWriteBuffer(q, run->mem[set][op], CL_FALSE, 0, bytes[op],
                                                     run->host[op] + first[op], 0, NULL, &sent);
@@ -157,7 +168,8 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
     if (most < 1) most = 1; /* a chunk holds at least one element whatever the bound */
     plan_split split;
     clsel_priv_plan_split(&split, &plan->iter, most, most);
-    chunk_run run = {rt, plan, {in[0], in[1], in[2], out}, {rt->queue, rt->queue2}, {{NULL}}, {0}, {NULL}};
+    chunk_run run = {rt, plan, {in[0], in[1], in[2], out}, {rt->queue, rt->queue2}, {{NULL}}, {0},
+                     plan->reach[PLAN_OUT] != plan->out_count, {NULL}};
     for (int op = 0; op < PLAN_OPERANDS; ++op) { /* a box's span of a tensor: at most `most`, at most the whole */
         int64_t lo, hi;
         clsel_priv_plan_iter_span(&plan->iter, op, &lo, &hi);
@@ -168,8 +180,10 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
         const int set = (int)(k % RUNTIME_CHUNK_SETS);
         for (int op = 0; op < PLAN_OPERANDS && k < RUNTIME_CHUNK_SETS && st == CLSEL_SUCCESS; ++op) {
             cl_int err = CL_SUCCESS;
-            run.mem[set][op] = cl->clCreateBuffer(rt->context, op == PLAN_OUT ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY,
-                                                  run.bytes[op], NULL, &err);
+            const cl_mem_flags flags = op != PLAN_OUT ? CL_MEM_READ_ONLY
+                                       : run.out_gaps ? CL_MEM_READ_WRITE
+                                                      : CL_MEM_WRITE_ONLY;
+            run.mem[set][op] = cl->clCreateBuffer(rt->context, flags, run.bytes[op], NULL, &err);
             if (!run.mem[set][op] || err != CL_SUCCESS)
                 st = clsel_priv_fail_cl(CLSEL_ERROR_OUT_OF_MEMORY, err ? err : CL_OUT_OF_RESOURCES,
                                         "clCreateBuffer for a chunk of %zu bytes failed", run.bytes[op]);

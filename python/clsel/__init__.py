@@ -62,6 +62,11 @@ class _Attrs(ctypes.Structure):
                 ("cond_broadcast", ctypes.c_int)]
 
 
+class _Strides(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("strided", ctypes.c_uint32),
+                ("strides", (ctypes.c_int64 * MAX_RANK) * 4)]
+
+
 class _DeviceInfo(ctypes.Structure):
     _fields_ = [
         ("platform_index", ctypes.c_int32), ("device_index", ctypes.c_int32),
@@ -107,9 +112,9 @@ _version = _declare("clsel_version", ctypes.c_char_p)
 _check_dtypes = _declare("clsel_check_dtypes", ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
 _infer_shape = _declare("clsel_infer_shape", ctypes.c_int, ctypes.POINTER(_Shape), ctypes.POINTER(_Shape),
                         ctypes.POINTER(_Shape), ctypes.POINTER(_Attrs), ctypes.POINTER(_Shape))
-_plan_create = _declare("clsel_plan_create", ctypes.c_int, ctypes.c_int, ctypes.POINTER(_Shape),
+_plan_create = _declare("clsel_plan_create_strided", ctypes.c_int, ctypes.c_int, ctypes.POINTER(_Shape),
                         ctypes.POINTER(_Shape), ctypes.POINTER(_Shape), ctypes.POINTER(_Attrs),
-                        ctypes.POINTER(_P))
+                        ctypes.POINTER(_Strides), ctypes.POINTER(_P))
 _plan_destroy = _declare("clsel_plan_destroy", None, _P)
 _plan_output_shape = _declare("clsel_plan_output_shape", ctypes.POINTER(_Shape), _P)
 _runtime_create = _declare("clsel_runtime_create", ctypes.c_int, ctypes.c_int, ctypes.POINTER(_P))
@@ -188,14 +193,23 @@ def _dtype_code(array, name):
     return code
 
 
-def _dense(value):
-    """A C-contiguous, native-byte-order array, 0-d arrays kept 0-d."""
+def _view(value):
+    """An array in native byte order, as it lies: views (transposed, stepped, reversed,
+    broadcast, Fortran order) are passed to the library with their strides, not copied.
+    Only a byte swap, or strides that are not whole elements, make a copy."""
     array = np.asarray(value)
     if not array.dtype.isnative:  # a byte swap: exact
         array = array.astype(array.dtype.newbyteorder("="))
-    if not array.flags.c_contiguous:
+    if any(stride % array.itemsize for stride in array.strides):
         array = array.copy(order="C")
     return array
+
+
+def _layout(array):
+    """An array's element strides, or None where it is C-contiguous (the library's default)."""
+    if array.flags.c_contiguous:
+        return None
+    return tuple(stride // array.itemsize for stride in array.strides)
 
 
 _runtimes = {}
@@ -254,8 +268,19 @@ _plans = {}
 _plans_lock = threading.Lock()
 
 
-def _plan(codes, shapes, broadcast, axis, cond_broadcast):
-    key = (codes, shapes, broadcast, axis, cond_broadcast)
+def _strides(layouts):
+    """clsel_strides for the four tensors' element strides (None: dense)."""
+    strides = _Strides(ctypes.sizeof(_Strides), 0)
+    for op, layout in enumerate(layouts):
+        if layout is not None:
+            strides.strided |= 1 << op
+            for axis, stride in enumerate(layout):
+                strides.strides[op][axis] = stride
+    return strides
+
+
+def _plan(codes, shapes, broadcast, axis, cond_broadcast, layouts=(None, None, None, None)):
+    key = (codes, shapes, broadcast, axis, cond_broadcast, layouts)
     with _plans_lock:
         plan = _plans.get(key)
     if plan is not None:
@@ -263,7 +288,7 @@ def _plan(codes, shapes, broadcast, axis, cond_broadcast):
     _check(_check_dtypes(*codes))
     handle = _P()
     _check(_plan_create(codes[1], *[_shape(s, n) for s, n in zip(shapes, ("cond", "then", "else"))],
-                        _attrs(broadcast, axis, cond_broadcast), ctypes.byref(handle)))
+                        _attrs(broadcast, axis, cond_broadcast), _strides(layouts), ctypes.byref(handle)))
     out = _plan_output_shape(handle).contents
     plan = _Plan(handle, tuple(out.dims[i] for i in range(out.rank)))
     with _plans_lock:
@@ -295,13 +320,16 @@ def _out_mismatches(out, shape, dtype):
 
 
 def _check_out(out, shape, dtype):
-    """The caller's output array: exactly the result's dtype and shape, C-contiguous and
-    writeable (the library writes it in place)."""
+    """The caller's output array: exactly the result's dtype and shape, writeable, in
+    native byte order and whole-element strides (the library writes its elements where
+    they lie; any view, a transposed or stepped one too)."""
     if not isinstance(out, np.ndarray):
         raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT", f"out must be a numpy array, not {type(out).__name__}")
     problems = _out_mismatches(out, shape, dtype)
-    if not out.flags.c_contiguous:
-        problems.append("not C-contiguous")
+    if not out.dtype.isnative:
+        problems.append("not in native byte order")
+    if any(stride % out.itemsize for stride in out.strides):
+        problems.append(f"strides {out.strides} that are not whole elements")
     if not out.flags.writeable:
         problems.append("read-only")
     if problems:
@@ -317,20 +345,36 @@ def select(cond, then, else_, broadcast="numpy", axis=-1, cond_broadcast="one-wa
     as Select-1 says) or "bidirectional" (OpenVINO's runtime, ONNX Where). device:
     "auto" (an OpenCL GPU or accelerator if there is one, else the CPU path on every
     core; runs that move less than 1 MiB take the CPU path), "cpu" or "opencl" (every
-    run on the device). out: an array of the result's dtype and shape (C-contiguous,
-    writeable) to write into and return; it may be `then` or `else_` itself when that
-    has the result's shape; any other overlap with an input is an error.
+    run on the device). Inputs of any layout (views, Fortran order, broadcast_to) are
+    read where they lie, without copies. out: an array of the result's dtype and shape
+    (writeable; any layout, a view too: only its elements are written) to write into and
+    return; it may be `then` or `else_` itself when that has the result's shape and
+    layout; any other overlap with an input is an error. Without out, the result takes
+    the memory order of the first input with its shape (then, else_, cond), as numpy's
+    order="K" does, else C order.
     """
-    cond, then, else_ = _dense(cond), _dense(then), _dense(else_)
+    cond, then, else_ = _view(cond), _view(then), _view(else_)
     codes = (_dtype_code(cond, "cond"), _dtype_code(then, "then"), _dtype_code(else_, "else"))
-    plan = _plan(codes, (cond.shape, then.shape, else_.shape), broadcast, axis, cond_broadcast)
+    key_shapes = (cond.shape, then.shape, else_.shape)
+    in_layouts = (_layout(cond), _layout(then), _layout(else_))
+    shape = _plan(codes, key_shapes, broadcast, axis, cond_broadcast, in_layouts + (None,)).out_shape
     if out is None:
-        out = np.empty(plan.out_shape, dtype=then.dtype)
+        out = _new_output(shape, then.dtype, (then, else_, cond))
     else:
-        _check_out(out, plan.out_shape, then.dtype)
+        _check_out(out, shape, then.dtype)
+    plan = _plan(codes, key_shapes, broadcast, axis, cond_broadcast, in_layouts + (_layout(out),))
     _check(_runtime_run(_runtime(device), plan.handle, _address(cond), _address(then), _address(else_),
                         _address(out)))
     return out
+
+
+def _new_output(shape, dtype, inputs):
+    """A new result array laid out as the first input of its shape (numpy's order="K"),
+    so that a transposed or Fortran-order run is walked as a dense one."""
+    for array in inputs:
+        if array.shape == shape and array.ndim > 1 and not array.flags.c_contiguous and 0 not in array.strides:
+            return np.empty_like(array, dtype=dtype, order="K")
+    return np.empty(shape, dtype=dtype)
 
 
 def devices():

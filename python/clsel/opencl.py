@@ -45,8 +45,15 @@ def _check_array(array, name, queue):
                          f"{name} must be a pyopencl.array.Array, not {type(array).__name__}")
     if array.context != queue.context:
         raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT", f"{name} lives in another OpenCL context than the queue")
-    if not array.flags.c_contiguous:
-        raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT", f"{name} is not C-contiguous")
+    if any(stride % array.dtype.itemsize for stride in array.strides):
+        raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT", f"{name} strides {array.strides} are not whole elements")
+
+
+def _layout(array):
+    """Element strides of a strided array (a slice with steps, a transpose), None when C-contiguous."""
+    if array.flags.c_contiguous:
+        return None
+    return tuple(stride // array.dtype.itemsize for stride in array.strides)
 
 
 def _tensor(array):
@@ -59,7 +66,8 @@ def select(queue, cond, then, else_, out=None, wait_for=None, broadcast="numpy",
            cond_broadcast="one-way"):
     """out = cond ? then : else_ on `queue`'s device, bit for bit; returns (out, event).
 
-    cond, then, else_ (and out): pyopencl.array.Array in the queue's context, C-contiguous,
+    cond, then, else_ (and out): pyopencl.array.Array in the queue's context, of any
+    strides (sliced with steps, transposed: read and written where they lie, no copies),
     at any offset in their buffers; dtypes and broadcasting as clsel.select. out: None
     (a new array) or an array of the result's dtype and shape; it may be then or else_
     itself (same buffer and offset, the result's shape), any other overlap is an error.
@@ -70,7 +78,8 @@ def select(queue, cond, then, else_, out=None, wait_for=None, broadcast="numpy",
     for name, array in arrays.items():
         _check_array(array, name, queue)
     codes = tuple(_dtype_code(array, name) for name, array in arrays.items())
-    plan = _plan(codes, (cond.shape, then.shape, else_.shape), broadcast, axis, cond_broadcast)
+    shapes, layouts = (cond.shape, then.shape, else_.shape), (_layout(cond), _layout(then), _layout(else_))
+    plan = _plan(codes, shapes, broadcast, axis, cond_broadcast, layouts + (None,))
     if out is None:
         out = cla.empty(queue, plan.out_shape, then.dtype)
     else:
@@ -78,6 +87,7 @@ def select(queue, cond, then, else_, out=None, wait_for=None, broadcast="numpy",
         problems = _out_mismatches(out, plan.out_shape, then.dtype)
         if problems:
             raise ClselError("CLSEL_ERROR_INVALID_ARGUMENT", "out has " + ", ".join(problems))
+        plan = _plan(codes, shapes, broadcast, axis, cond_broadcast, layouts + (_layout(out),))
     waits = list(wait_for or []) + [e for a in (cond, then, else_, out) for e in a.events]
     wait_list = (_P * max(len(waits), 1))(*[e.int_ptr for e in waits])
     event = _P()

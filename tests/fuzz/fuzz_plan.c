@@ -30,6 +30,63 @@ static int counts_overflow(const clsel_shape *s, size_t elem_size)
     return n > (uint64_t)INT64_MAX / (elem_size ? elem_size : 1);
 }
 
+/* The bytes a tensor of `shape` with element strides `strides` reaches around its element [0], in 128 bits (the
+ * library's int64 arithmetic must refuse what overflows, never wrap). */
+__extension__ typedef __int128 int128;
+
+static void reach128(const clsel_shape *shape, const int64_t *strides, size_t w, int128 *first, int128 *bytes)
+{
+    int128 below = 0, above = 0;
+    for (int a = 0; a < shape->rank; ++a) {
+        const int128 e = (int128)strides[a] * (shape->dims[a] - 1);
+        if (shape->dims[a] > 1) *(e < 0 ? &below : &above) += e;
+    }
+    *first = below * (int128)w;
+    *bytes = (above - below + 1) * (int128)w;
+}
+
+/* Strides from the input (the table's dims, signed, and raw 64-bit values) on a plan that was valid dense: the library
+ * must refuse only with a status and a message, and where it accepts report the extent computed here. */
+static void fuzz_strides(fuzz_input *in, clsel_dtype dtype, const clsel_shape shapes[3], const clsel_attrs *attrs,
+                         const clsel_plan *dense)
+{
+    clsel_strides strides = clsel_strides_default();
+    strides.strided = fuzz_byte(in) % 32; /* bit 4: unknown, must be refused */
+    const clsel_shape *out = clsel_plan_output_shape(dense);
+    for (int op = 0; op < 4; ++op)
+        for (int a = 0; a < CLSEL_MAX_RANK; ++a) {
+            const uint8_t kind = fuzz_byte(in);
+            const int64_t dim = kind < 0xF0 ? fuzz_dim(in) : (int64_t)fuzz_u64(in);
+            strides.strides[op][a] = (kind & 1) && dim != INT64_MIN ? -dim : dim;
+        }
+    clsel_plan *plan = NULL;
+    const clsel_status made = clsel_plan_create_strided(dtype, &shapes[0], &shapes[1], &shapes[2], attrs, &strides, &plan);
+    FUZZ_REQUIRE((made == CLSEL_SUCCESS) == (plan != NULL), "strided: status %s, plan %p", clsel_status_string(made),
+                 (void *)plan);
+    FUZZ_REQUIRE(made == CLSEL_SUCCESS || *clsel_last_error(), "strided: status %s without a message",
+                 clsel_status_string(made));
+    FUZZ_REQUIRE(made != CLSEL_SUCCESS || strides.strided < 16, "strided: unknown bits accepted");
+    if (!plan) return;
+    const int empty = clsel_plan_output_count(plan) == 0;
+    for (int op = 0; op < 4; ++op) {
+        const clsel_shape *shape = op == 3 ? out : &shapes[op];
+        int64_t dense_strides[CLSEL_MAX_RANK], step = 1;
+        for (int a = shape->rank - 1; a >= 0 && !empty; --a) dense_strides[a] = step, step *= shape->dims[a];
+        const size_t w = op ? clsel_dtype_size(dtype) : 1;
+        int128 first = 0, bytes = 0;
+        if (!empty)
+            reach128(shape, (strides.strided >> op & 1) ? strides.strides[op] : dense_strides, w, &first, &bytes);
+        int64_t got_first = 1;
+        uint64_t got_bytes = 1;
+        FUZZ_REQUIRE(clsel_plan_tensor_extent(plan, (clsel_operand)op, &got_first, &got_bytes) == CLSEL_SUCCESS,
+                     "extent of %d", op);
+        FUZZ_REQUIRE(got_first == (int64_t)first && got_bytes == (uint64_t)bytes,
+                     "tensor %d extent [%lld, +%llu), expected [%lld, +%lld)", op, (long long)got_first,
+                     (unsigned long long)got_bytes, (long long)first, (long long)bytes);
+    }
+    clsel_plan_destroy(plan);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -90,6 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t need = clsel_plan_describe(plan, text, sizeof text);
         FUZZ_REQUIRE(strlen(text) < sizeof text && (need < sizeof text || strlen(text) == sizeof text - 1),
                      "describe: %zu", need);
+        fuzz_strides(&in, dtype, shapes, &attrs, plan);
         clsel_plan_destroy(plan);
     }
     return 0;

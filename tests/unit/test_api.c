@@ -221,7 +221,74 @@ static void test_option_sizes(void)
     clsel_plan_destroy(plan);
 }
 
+/* Strided plans: what they refuse (with the values named), the extent they report, and the overlap rule on views. */
+static void test_strides(void)
+{
+    const clsel_shape s = SHAPE(3, 4);
+    clsel_plan *plan = NULL;
+    clsel_strides st = clsel_strides_default();
+    st.strided = 1u << 4;
+    CHECK_STATUS(clsel_plan_create_strided(CLSEL_F32, &s, &s, &s, NULL, &st, &plan), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "0x10") != NULL && plan == NULL);
+    st = clsel_strides_default();
+    st.struct_size = 4;
+    CHECK_STATUS(clsel_plan_create_strided(CLSEL_F32, &s, &s, &s, NULL, &st, &plan), CLSEL_ERROR_INVALID_ARGUMENT);
+
+    /* An output that writes one element twice: a stride of 0, or axes that interleave. */
+    st = clsel_strides_default();
+    st.strided = CLSEL_STRIDED(CLSEL_OPERAND_OUT);
+    st.strides[CLSEL_OPERAND_OUT][0] = 0, st.strides[CLSEL_OPERAND_OUT][1] = 1;
+    CHECK_STATUS(clsel_plan_create_strided(CLSEL_F32, &s, &s, &s, NULL, &st, &plan), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG(strstr(clsel_last_error(), "stride 0 of axis 0") != NULL, "%s", clsel_last_error());
+    st.strides[CLSEL_OPERAND_OUT][0] = 2;
+    CHECK_STATUS(clsel_plan_create_strided(CLSEL_F32, &s, &s, &s, NULL, &st, &plan), CLSEL_ERROR_INVALID_ARGUMENT);
+    /* A reach past 2^63 bytes. */
+    st = clsel_strides_default();
+    st.strided = CLSEL_STRIDED(CLSEL_OPERAND_THEN);
+    st.strides[CLSEL_OPERAND_THEN][0] = INT64_MAX / 2, st.strides[CLSEL_OPERAND_THEN][1] = 1;
+    CHECK_STATUS(clsel_plan_create_strided(CLSEL_F32, &s, &s, &s, NULL, &st, &plan), CLSEL_ERROR_OVERFLOW);
+    CHECK_MSG(strstr(clsel_last_error(), "then {3,4}") != NULL, "%s", clsel_last_error());
+
+    /* then reversed along both axes and padded (rows 6 apart), out transposed: extents around element [0]. */
+    st = clsel_strides_default();
+    st.strided = CLSEL_STRIDED(CLSEL_OPERAND_THEN) | CLSEL_STRIDED(CLSEL_OPERAND_OUT);
+    st.strides[CLSEL_OPERAND_THEN][0] = -6, st.strides[CLSEL_OPERAND_THEN][1] = -1;
+    st.strides[CLSEL_OPERAND_OUT][0] = 1, st.strides[CLSEL_OPERAND_OUT][1] = 3;
+    CHECK_OK(clsel_plan_create_strided(CLSEL_F32, &s, &s, &s, NULL, &st, &plan));
+    int64_t first = 1;
+    uint64_t bytes = 0;
+    CHECK_OK(clsel_plan_tensor_extent(plan, CLSEL_OPERAND_THEN, &first, &bytes));
+    CHECK(first == -15 * 4 && bytes == 16 * 4);
+    CHECK_OK(clsel_plan_tensor_extent(plan, CLSEL_OPERAND_OUT, &first, &bytes));
+    CHECK(first == 0 && bytes == 12 * 4);
+    CHECK_STATUS(clsel_plan_tensor_extent(plan, (clsel_operand)4, &first, &bytes), CLSEL_ERROR_INVALID_ARGUMENT);
+    float then_data[16], cond_else[12] = {0}, out[12];
+    uint8_t cond[12];
+    for (int i = 0; i < 16; ++i) then_data[i] = (float)i;
+    memset(cond, 1, sizeof cond);
+    CHECK_OK(clsel_plan_run_cpu(plan, cond, then_data + 15, cond_else, out));
+    for (int i = 0; i < 3; ++i) /* out[i][j] at i + 3 j = then[i][j] at 15 - 6 i - j */
+        for (int j = 0; j < 4; ++j) CHECK(out[i + 3 * j] == (float)(15 - 6 * i - j));
+    /* out over then's bytes, not exactly then: refused, nothing written. */
+    memcpy(out, then_data, sizeof out);
+    CHECK_STATUS(clsel_plan_run_cpu(plan, cond, then_data + 15, cond_else, then_data), CLSEL_ERROR_BUFFER);
+    CHECK(memcmp(out, then_data, sizeof out) == 0);
+    clsel_plan_destroy(plan);
+
+    /* In place over a strided then: the same element [0] and strides. */
+    st.strides[CLSEL_OPERAND_OUT][0] = -6, st.strides[CLSEL_OPERAND_OUT][1] = -1;
+    CHECK_OK(clsel_plan_create_strided(CLSEL_F32, &s, &s, &s, NULL, &st, &plan));
+    memset(cond, 0, sizeof cond);
+    CHECK_OK(clsel_plan_run_cpu(plan, cond, then_data + 15, cond_else, then_data + 15));
+    for (int k = 0; k < 16; ++k) { /* the view's elements else's (0), the padding between its rows untouched */
+        const int d = 15 - k, element = d / 6 < 3 && d % 6 < 4;
+        CHECK_MSG(then_data[k] == (element ? 0.0f : (float)k), "then[%d] = %g", k, (double)then_data[k]);
+    }
+    clsel_plan_destroy(plan);
+}
+
 static const test_case cases[] = {
+    {"strides", test_strides},
     {"dtypes", test_dtypes},
     {"statuses", test_statuses},
     {"version", test_version},

@@ -147,8 +147,16 @@ static int run_select(const run_options *o, npy_array in[3])
     if (st != CLSEL_SUCCESS)
         return cli_fail("%s: %s (cond %s, then %s, else %s)", clsel_status_string(st), clsel_last_error(),
                         o->inputs[0], o->inputs[1], o->inputs[2]);
+    /* Fortran-order inputs are read where they lie: their strides, first axis fastest. */
+    clsel_strides strides = clsel_strides_default();
+    for (int k = 0; k < 3; ++k) {
+        if (!in[k].fortran_order || in[k].bytes == 0) continue; /* an empty array: no strides to give */
+        strides.strided |= CLSEL_STRIDED(k);
+        int64_t step = 1;
+        for (int32_t a = 0; a < in[k].shape.rank; step *= in[k].shape.dims[a], ++a) strides.strides[k][a] = step;
+    }
     clsel_plan *plan = NULL;
-    st = clsel_plan_create(in[1].dtype, &in[0].shape, &in[1].shape, &in[2].shape, &o->attrs, &plan);
+    st = clsel_plan_create_strided(in[1].dtype, &in[0].shape, &in[1].shape, &in[2].shape, &o->attrs, &strides, &plan);
     if (st != CLSEL_SUCCESS)
         return cli_fail("%s: %s [cond %s, then %s, else %s]", clsel_status_string(st), clsel_last_error(),
                         o->inputs[0], o->inputs[1], o->inputs[2]);

@@ -173,8 +173,8 @@ static int parse_header(const char *text, size_t size, npy_array *out, const cha
             have_descr = 1;
         } else if (strcmp(key, "fortran_order") == 0) {
             if (accept_word(&c, "True"))
-                return fail(err, err_size, name, "Fortran-order arrays are not supported (save in C order)");
-            if (!accept_word(&c, "False"))
+                out->fortran_order = 1;
+            else if (!accept_word(&c, "False"))
                 return fail(err, err_size, name, "malformed header: 'fortran_order' is not True or False");
             have_order = 1;
         } else if (strcmp(key, "shape") == 0) {

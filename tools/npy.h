@@ -2,7 +2,9 @@
  * 3.0), C order, little-endian, for the dtypes clsel has:
  *   |b1 boolean, |u1 u8, |i1 i8, <u2 u16, <i2 i16, <f2 f16, <u4 u32, <i4 i32, <f4 f32,
  *   <u8 u64, <i8 i64, <f8 f64, and the 2-byte void |V2 / <V2 as bf16.
- * Everything else (big-endian data, Fortran order, object and structured arrays, more
+ * Fortran-order files are read as they are, their data untouched (fortran_order says
+ * so: the strides are then the reverse of C order's). Everything else (big-endian
+ * data, object and structured arrays, more
  * than CLSEL_MAX_RANK dims, truncated or malformed files, data that does not match the
  * header) is rejected with a message naming the file and the problem. */
 #ifndef CLSEL_TOOLS_NPY_H
@@ -15,7 +17,8 @@
 typedef struct npy_array {
     clsel_dtype dtype;
     clsel_shape shape;
-    void *data; /* malloc'd, dense C order */
+    void *data; /* malloc'd, dense: C order, or Fortran order where fortran_order is set */
+    int fortran_order;
     size_t bytes;
 } npy_array;
 

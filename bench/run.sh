@@ -3,7 +3,8 @@
 # and the CPU path (one thread, then every core), the peers on the same cases, a sweep of
 # random broadcast patterns on every path with numpy.where on the same patterns, the
 # runtime from Python (bench/runtime.py), the first select of a process under each
-# kernel-cache state (bench/first_call.sh), and bench/report.py. Full sizes write
+# kernel-cache state (bench/first_call.sh), bench/report.py, and strided views against
+# numpy.where and copy-then-select (bench/strided.py). Full sizes write
 # docs/performance.md, docs/performance.png and docs/performance_sweep.png (about 25
 # minutes here); --quick writes build/bench/ in seconds. CLSEL_SWEEP=N and CLSEL_SEED=S
 # change the sweep (default 100 patterns, seed 1). Needs a build (cmake --build build)
@@ -13,9 +14,9 @@ cd "$(dirname "$0")/.."
 build="${CLSEL_BUILD:-build}"
 out="$build/bench"
 mkdir -p "$out"
-size=() docs=docs repeat=20 sweep="${CLSEL_SWEEP:-100}" seed="${CLSEL_SEED:-1}"
+size=() docs=docs repeat=20 sweep="${CLSEL_SWEEP:-100}" seed="${CLSEL_SEED:-1}" strided_size=()
 if [ "${1:-}" = "--quick" ]; then
-    size=(--quick) docs="$out" repeat=5 sweep="${CLSEL_SWEEP:-8}"
+    size=(--quick) docs="$out" repeat=5 sweep="${CLSEL_SWEEP:-8}" strided_size=(--rows 256 --cols 384 --repeat 3)
 elif [ $# -gt 0 ]; then
     echo "usage: bench/run.sh [--quick]" >&2
     exit 2
@@ -41,4 +42,5 @@ bench/first_call.sh "$([ ${#size[@]} -gt 0 ] && echo 1 || echo 3)" "$out/first_c
     --peers "$out/peers.json" --markdown "$docs/performance.md" --chart "$docs/performance.png" \
     --sweep "$out/sweep.json" --sweep-peers "$out/sweep_peers.json" --sweep-chart "$docs/performance_sweep.png" \
     --runtime "$out/runtime.json" --first-call "$out/first_call.json"
+PYTHONPATH=python:bench "$python" bench/strided.py "${strided_size[@]}" --markdown "$docs/performance.md"
 echo "bench/run.sh: wrote $docs/performance.md, $docs/performance.png and $docs/performance_sweep.png"

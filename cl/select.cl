@@ -257,7 +257,7 @@ CLSEL_INLINE void clsel_across_rows(CLSEL_PARAMS(clsel_elem), uint C, uint TT, u
 /* The short last item, or an item across rows of an output that is not contiguous there, element by element. */
 CLSEL_INLINE void clsel_last_item(CLSEL_PARAMS(clsel_elem), const clsel_geometry *g, clsel_place p)
 {
-    for (uint k = 0; (uint)get_global_id(0) * CLSEL_V + k < n; ++k) {
+    for (uint k = 0; k < CLSEL_V && (uint)get_global_id(0) * CLSEL_V + k < n; ++k) {
         const clsel_elem a = then_[p.off.y], b = else_[p.off.z]; /* both read: a pick between the two
                                offsets became a stack slot indexed at run time, in clang's NVPTX code */
         out[p.off.w] = cond[p.off.x] ? a : b;

@@ -22,6 +22,12 @@
 #define CPU_TILE_BYTES 8192
 /* ...but only when an input's row would leave the last-level cache before a later row reads it again. */
 #define CPU_TILE_MIN_REUSE_BYTES ((uint64_t)8 << 20)
+/* An input laid across the output's rows (transposed) is walked in tiles: chunks of dim 0 of this many output bytes
+ * (or the largest divisor of the dim below it) by this many rows (a line of one-byte cond elements). */
+#define CPU_TRANSPOSE_CHUNK_BYTES 256
+#define CPU_TRANSPOSE_TILE_ROWS 64
+/* The cache line: an input that steps this far along a row reads a line per element. */
+#define CPU_CACHE_LINE_BYTES 64
 /* Outputs this large are written past the caches (non-temporal stores): a third less traffic. A fixed size, as
  * virtual machines report the host's cache. */
 #define CPU_STREAM_MIN_BYTES ((uint64_t)8 << 20)

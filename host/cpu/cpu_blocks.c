@@ -75,7 +75,8 @@ static void order_levels(cpu_blocks *b)
     if (b->chunk_level >= 0) b->chunk_level = b->chunk_level == best ? 0 : b->chunk_level + (b->chunk_level < best);
 }
 
-void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, int64_t long_row, cpu_blocks *b)
+void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, int64_t long_row, int tiles,
+                                cpu_blocks *b)
 {
     memset(b, 0, sizeof *b);
     b->it = it;
@@ -87,7 +88,8 @@ void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, i
         step *= it->dims[out_dense++];
     b->inner_elements = 1;
     for (int32_t d = 0; d < out_dense; ++d) b->inner_elements *= it->dims[d];
-    if (out_dense < it->rank && b->inner_elements * (int64_t)w >= CPU_SCATTER_BELOW_ROW_BYTES) most_inner = out_dense;
+    if (!tiles && out_dense < it->rank && b->inner_elements * (int64_t)w >= CPU_SCATTER_BELOW_ROW_BYTES)
+        most_inner = out_dense;
     b->inner_elements = 1;
     if (b->it->rank > 0 && b->it->dims[0] < long_row)
         while (b->inner < most_inner && b->inner_elements * b->it->dims[b->inner] <= target)

@@ -37,8 +37,10 @@ typedef struct cpu_block {
 /* Blocks of at most `target` elements (one, when target < 1) of a non-empty space; when the innermost dim has
  * `long_row` elements or more, pieces of single rows (each input a run or fixed): gathering pays only on short rows.
  * Where the output is dense along its innermost dims only (padded rows, a slice) over at least
- * CPU_SCATTER_BELOW_ROW_BYTES, blocks stay within them, so that it is a run in every block. */
-void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, int64_t long_row, cpu_blocks *b);
+ * CPU_SCATTER_BELOW_ROW_BYTES, blocks stay within them, so that it is a run in every block, unless `tiles` (a walk
+ * over tiles of a transposed input, whose output is scattered in runs). */
+void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, int64_t long_row, int tiles,
+                                cpu_blocks *b);
 /* Block `index` of the walk (0 <= index < count), the one after it, and k blocks on (k >= 1, at most to the first block
  * of the next line of level 0). */
 void clsel_priv_cpu_block_at(const cpu_blocks *b, int64_t index, cpu_block *at);

@@ -4,6 +4,7 @@
  * short runs (a [N,1] input against [N,24]: 24 bytes per row), so the run loops are specialised on the element width
  * and on runs of at most 16 or 32 bytes: one or two stores, not a loop. Runs shorter still, or copied along a dim (an
  * element repeated over a short dim, a short row tiled, or both), become one periodic shuffle (choose_shuffle). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/element_width.h"
@@ -84,11 +85,23 @@ static void copy_any(const cpu_gather_walk *g, uint8_t *restrict dst, const uint
     for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) copy_run(dst, src, bytes);
 }
 
+/* Runs of one element (a strided view: every other, reversed, transposed): one load and one store of its width. */
+#define ELEMENT_LOOP(W)                                                                                                \
+    static void elements_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, \
+                             int64_t step, const uint8_t *src_end)                                                    \
+    {                                                                                                                  \
+        (void)g, (void)src_end;                                                                                        \
+        for (int64_t k = 0; k < n; ++k) memcpy(dst + k * (W), src + k * step, W);                                     \
+    }
+ELEMENT_LOOP(1) ELEMENT_LOOP(2) ELEMENT_LOOP(4) ELEMENT_LOOP(8)
+
 static cpu_run_loop pick_run_loop(int copies, size_t w, size_t bytes)
 {
     static const cpu_run_loop splats[3][4] = {{splat16_1, splat16_2, splat16_4, splat16_8},
                                               {splat32_1, splat32_2, splat32_4, splat32_8},
                                               {splat_1, splat_2, splat_4, splat_8}};
+    static const cpu_run_loop elements[4] = {elements_1, elements_2, elements_4, elements_8};
+    if (copies && bytes == w) return elements[clsel_priv_width_index(w)];
     if (copies) return bytes <= 32 ? copy32 : copy_any;
     return splats[bytes <= 16 ? 0 : bytes <= 32 ? 1 : 2][clsel_priv_width_index(w)];
 }
@@ -249,14 +262,32 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     g->size[g->run_levels] = (int64_t)g->run_bytes;
     for (int level = g->run_levels + 1; level <= g->levels; ++level)
         g->size[level] = g->size[level - 1] * g->extent[level - 1];
+    /* A transposed input (a tile's chunk of dim 0 a line or more apart, its rows closer): read along the rows, a line
+     * at a time, each element to its place in the block. */
+    g->transposed = g->run_levels == 0 && g->run_copies && g->run_bytes == w && g->levels >= 2 && !g->shuffled &&
+                    llabs(g->step[0]) >= CPU_CACHE_LINE_BYTES && g->step[1] != 0 && llabs(g->step[1]) < llabs(g->step[0]);
     const cpu_run_loop fast = g->shuffled ? loops->shuffle : loops->run_loop ? loops->run_loop(g) : NULL;
     g->runs = fast ? fast : pick_run_loop(g->run_copies, g->element, g->run_bytes);
 }
 
+/* Levels 1 and 0 of a transposed input, level 1 innermost: dst[j n0 + i] = src[i step0 + j step1]. */
+#define TRANSPOSE_LOOP(W)                                                                                              \
+    static void transpose_##W(const cpu_gather_walk *g, const uint8_t *src, uint8_t *dst)                              \
+    {                                                                                                                  \
+        const int64_t n0 = g->extent[0], n1 = g->extent[1], step0 = g->step[0], step1 = g->step[1];                    \
+        for (int64_t i = 0; i < n0; ++i)                                                                               \
+            for (int64_t j = 0; j < n1; ++j) memcpy(dst + (j * n0 + i) * (W), src + i * step0 + j * step1, W);         \
+    }
+TRANSPOSE_LOOP(1) TRANSPOSE_LOOP(2) TRANSPOSE_LOOP(4) TRANSPOSE_LOOP(8)
+
 static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src, uint8_t *dst, const uint8_t *src_end)
 {
+    static void (*const transposes[4])(const cpu_gather_walk *, const uint8_t *, uint8_t *) = {
+        transpose_1, transpose_2, transpose_4, transpose_8};
     const int64_t n = g->extent[level], step = g->step[level], size = g->size[level];
-    if (level == g->run_levels) {
+    if (level == 1 && g->transposed) {
+        transposes[clsel_priv_width_index(g->w)](g, src, dst);
+    } else if (level == g->run_levels) {
         g->runs(g, dst, src, step ? n : 1, step, src_end);
         if (!step) replicate(dst, (size_t)size, n);
     } else if (step == 0) { /* broadcast along this dim: build one index, copy it */

@@ -29,6 +29,7 @@ typedef struct cpu_shuffle_table {
 typedef struct cpu_gather_walk {
     int levels, split_level, run_levels, run_copies;
     int shuffled; /* the run is a periodic shuffle of levels below run_levels: tables over several runs, and of one */
+    int transposed; /* single elements far apart along level 0, closer along level 1: read along level 1 */
     cpu_shuffle_table group, row;
     int64_t split_scale; /* the split level's extent is the block's split times this */
     int64_t extent[CLSEL_MAX_RANK + 2];

@@ -1,5 +1,7 @@
 /* cpu_walk.c - the CPU path's walk (cpu_walk.h): each input read where it lies, fixed, or gathered into a buffer kept
  * while the next blocks read the same elements; one row loop call per block, or per line of blocks if none gathers. */
+#include <stdlib.h>
+
 #include "common/element_width.h"
 #include "common/tuning.h"
 #include "common/tuning_constants.h" /* CPU_BLOCK_BYTES, CPU_LONG_ROW_BYTES, CPU_GATHER_BYTES, ... */
@@ -46,17 +48,60 @@ static int tiles_rows(const plan_iter *it, size_t w)
     return 0;
 }
 
+/* Whether some input lies across the output's rows (a transposed view): a cache line or more apart along dim 0 and
+ * closer along dim 1. Walked row by row, each of its lines serves one element per row and is gone before the next
+ * (rows a power of two apart meet in the same cache sets): an f32 transpose into a dense output ran at 2-3 % of the
+ * dense speed so. */
+static int transposes_rows(const plan_iter *it, size_t w)
+{
+    if (it->rank < 2) return 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+        const int64_t width = op == PLAN_COND ? 1 : (int64_t)w, along = llabs(it->strides[op][0]) * width,
+                      across = llabs(it->strides[op][1]) * width;
+        if (along >= CPU_CACHE_LINE_BYTES && across > 0 && across < along && across < CPU_CACHE_LINE_BYTES) return 1;
+    }
+    return 0;
+}
+
+/* The space walked in tiles: dim 0 cut into chunks of c elements (a divisor of it, at most CPU_TRANSPOSE_CHUNK_BYTES
+ * of output), the chunks' dim moved above dim 1, so that a block (a chunk of dim 0 by rows of dim 1) is a tile whose
+ * transposed input is read a cache line at a time (cpu_gather.c) and whose output rows are scattered in runs. 0 when
+ * no divisor of at least a line's elements exists or the rank has no room. */
+static int64_t tile_space(const plan_iter *it, size_t w, plan_iter *tiled)
+{
+    if (it->rank >= CLSEL_MAX_RANK) return 0;
+    int64_t c = CPU_TRANSPOSE_CHUNK_BYTES / (int64_t)w;
+    while (c >= CPU_CACHE_LINE_BYTES / (int64_t)w && it->dims[0] % c) --c;
+    if (c < CPU_CACHE_LINE_BYTES / (int64_t)w || c == it->dims[0]) return 0;
+    *tiled = *it;
+    tiled->rank = it->rank + 1;
+    for (int32_t d = it->rank; d > 2; --d) {
+        tiled->dims[d] = it->dims[d - 1];
+        for (int t = 0; t < PLAN_OPERANDS; ++t) tiled->strides[t][d] = it->strides[t][d - 1];
+    }
+    tiled->dims[0] = c, tiled->dims[1] = it->dims[1], tiled->dims[2] = it->dims[0] / c;
+    for (int t = 0; t < PLAN_OPERANDS; ++t) {
+        tiled->strides[t][1] = it->strides[t][1];
+        tiled->strides[t][2] = it->strides[t][0] * c;
+    }
+    return c;
+}
+
 void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const cpu_loops *loops, cpu_walk *walk)
 {
     walk->loops = loops;
     const int64_t forced_row = clsel_priv_knob_get(CLSEL_PRIV_KNOB_LONG_ROW),
                   forced_block = clsel_priv_knob_get(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS);
+    const int64_t tile_chunk = transposes_rows(it, w) ? tile_space(it, w, &walk->tiled) : 0;
+    const int tiles = tile_chunk > 0;
+    if (tiles) it = &walk->tiled;
     const int64_t long_row = forced_row > 0 ? forced_row : CPU_LONG_ROW_BYTES / (int64_t)w;
-    const int tiles = tiles_rows(it, w);
+    const int chunks = !tiles && tiles_rows(it, w);
     const int row_pieces = it->rank && it->dims[0] >= long_row;
-    int64_t target = (tiles ? CPU_TILE_BYTES : row_pieces ? CPU_ROW_PIECE_BYTES : CPU_BLOCK_BYTES) / (int64_t)w;
+    int64_t target = tiles ? tile_chunk * CPU_TRANSPOSE_TILE_ROWS
+                           : (chunks ? CPU_TILE_BYTES : row_pieces ? CPU_ROW_PIECE_BYTES : CPU_BLOCK_BYTES) / (int64_t)w;
     if (forced_block > 0) target = forced_block;
-    clsel_priv_cpu_blocks_make(it, w, target, long_row, &walk->blocks);
+    clsel_priv_cpu_blocks_make(it, w, target, long_row, tiles, &walk->blocks);
     choose_period_rows(walk, long_row);
     /* The gather buffer a full block takes, and one element of every gathered input (the most a block element takes).
      * Smaller blocks gather no input that larger ones did not (a run or a fixed input stays one): one remake fits. */
@@ -67,11 +112,11 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
             per_element += input_width(walk, op);
         }
     if (bytes > CPU_GATHER_BYTES) {
-        clsel_priv_cpu_blocks_make(it, w, CPU_GATHER_BYTES / per_element, long_row, &walk->blocks);
+        clsel_priv_cpu_blocks_make(it, w, CPU_GATHER_BYTES / per_element, long_row, tiles, &walk->blocks);
         choose_period_rows(walk, long_row);
     }
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
-    walk->by_chunk = tiles && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
+    walk->by_chunk = chunks && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
     walk->scatters = walk->blocks.access[PLAN_OUT] == CPU_ACCESS_PATTERN;
     walk->stream = stream && !walk->scatters; /* a scattered block goes to the buffer first: a cached one */
     walk->gathers = 0;

@@ -15,6 +15,7 @@ typedef struct cpu_tensors {
 typedef struct cpu_walk {
     const cpu_loops *loops;
     cpu_blocks blocks;
+    plan_iter tiled; /* the space with dim 0 cut into chunks, for tiles of a transposed input (blocks.it points here) */
     int by_chunk;       /* long rows walked chunk by chunk over several rows (cpu_walk.c, tiles_rows) */
     int stream;         /* non-temporal stores for the output */
     int gathers;        /* some input is a pattern: gathered block by block (or the output, scattered) */

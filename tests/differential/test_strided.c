@@ -43,20 +43,22 @@ typedef struct view {
  * inside it, padded by 0-3 positions, reversed at random; an input's axis repeats one element (stride 0) now and then.
  * `dense`: row-major, at the allocation's first element past the guard. Stride of a size-1 axis: any value (never
  * used). */
-static void view_make(view *v, const clsel_shape *shape, size_t w, int input, int dense, rng *r)
+static void view_make(view *v, const clsel_shape *shape, size_t w, int input, int dense, int fortran, rng *r)
 {
     v->shape = *shape;
     v->w = w;
     int32_t order[CLSEL_MAX_RANK]; /* memory order, outermost first */
-    for (int32_t a = 0; a < shape->rank; ++a) order[a] = a;
-    for (int32_t a = shape->rank - 1; a > 0 && !dense; --a) {
+    for (int32_t a = 0; a < shape->rank; ++a) order[a] = fortran ? shape->rank - 1 - a : a;
+    for (int32_t a = shape->rank - 1; a > 0 && !dense && !fortran; --a) {
         const int32_t b = (int32_t)rng_below(r, (uint64_t)a + 1), t = order[a];
         order[a] = order[b], order[b] = t;
     }
-    int64_t inside = 1, below = 0, above = 0;
+    int64_t inside = 1, elements = 1, below = 0, above = 0;
     for (int32_t i = shape->rank - 1; i >= 0; --i) {
         const int32_t a = order[i];
-        const int64_t step = dense ? 1 : 1 + (int64_t)rng_below(r, 3), pad = dense ? 0 : (int64_t)rng_below(r, 4);
+        int64_t step = dense ? 1 : 1 + (int64_t)rng_below(r, 3), pad = dense ? 0 : (int64_t)rng_below(r, 4);
+        /* at most 8 positions of memory per element (and a few more), so that the simulators' runs stay small */
+        if ((shape->dims[a] * step + pad) * inside > 8 * shape->dims[a] * elements + 64) step = 1, pad = 0;
         int64_t stride = step * inside;
         if (!dense && rng_below(r, 4) == 0) stride = -stride;
         if (!dense && input && rng_below(r, 8) == 0) stride = 0;
@@ -64,6 +66,7 @@ static void view_make(view *v, const clsel_shape *shape, size_t w, int input, in
         v->strides[a] = stride;
         if (shape->dims[a] > 1) *(stride < 0 ? &below : &above) += stride * (shape->dims[a] - 1);
         inside *= shape->dims[a] * step + pad;
+        elements *= shape->dims[a];
     }
     const int64_t shift = dense ? 0 : (int64_t)rng_below(r, 4); /* element [0]'s alignment varies */
     v->bytes = (size_t)(above - below + 1 + shift) * w + 2 * GUARD;
@@ -150,6 +153,8 @@ static void check_runtime(const clsel_plan *plan, view *v, const uint8_t *before
               (int)clsel_runtime_last_run_path(), text);
 }
 
+static int transposed_inputs; /* the inputs laid out in Fortran order (steps, padding, reversal still drawn) */
+
 static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r)
 {
     clsel_shape out_shape;
@@ -159,8 +164,9 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r)
     clsel_strides strides = clsel_strides_default();
     for (int op = 0; op < 4; ++op) {
         /* A fifth of the tensors dense, left to the library's default; of the strided ones, a quarter row-major. */
-        const int given = rng_below(r, 5) != 0, dense = !given || rng_below(r, 4) == 0;
-        view_make(&v[op], op == 3 ? &out_shape : &c->shape[op], widths[op], op < 3, dense, r);
+        const int fortran = op < 3 && transposed_inputs, given = fortran || rng_below(r, 5) != 0,
+                  dense = !given || rng_below(r, 4) == 0;
+        view_make(&v[op], op == 3 ? &out_shape : &c->shape[op], widths[op], op < 3, dense, fortran, r);
         if (op == 0) fill_cond(v[op].memory, v[op].bytes, r);
         else fill_values(v[op].memory, v[op].bytes / w, w, r);
         if (given) set_strides(&strides, op, &v[op]);
@@ -277,7 +283,42 @@ static void test_any(void)
            (unsigned long long)seed, compared[chosen_path]);
 }
 
-static const test_case cases[] = {{"any", test_any}};
+/* Inputs transposed (Fortran order) against outputs of any layout, at sizes where the CPU path walks tiles (dims of
+ * 64-1000: chunks of dim 0 by rows, inputs read a line at a time) and the kernels read element by element. */
+static oracle_case transposed_case(rng *r)
+{
+    oracle_case c;
+    memset(&c, 0, sizeof c);
+    c.mode = CLSEL_BROADCAST_NUMPY;
+    c.cond_broadcast = CLSEL_COND_BIDIRECTIONAL;
+    const int rank = 2 + (int)rng_below(r, 2);
+    clsel_shape s = {rank, {0}};
+    static const int64_t sizes[] = {64, 96, 128, 130, 200, 256, 3, 7, 1000};
+    int64_t count = 1;
+    for (int a = 0; a < rank; ++a) {
+        s.dims[a] = sizes[rng_below(r, sizeof sizes / sizeof sizes[0])];
+        while (count * s.dims[a] > 400000) s.dims[a] /= 2;
+        count *= s.dims[a];
+    }
+    for (int op = 0; op < 3; ++op) c.shape[op] = s;
+    if (rng_below(r, 3) == 0) c.shape[2].dims[rng_below(r, (uint64_t)rank)] = 1; /* else broadcast along one dim */
+    return c;
+}
+
+static void test_transposed(void)
+{
+    rng r = {seed + 1};
+    transposed_inputs = 1;
+    long run = 0;
+    for (int64_t i = 0; i < case_count / 40 + 1; ++i) {
+        const oracle_case c = transposed_case(&r);
+        run += run_case(&c, all_dtypes[rng_below(&r, 13)], &r);
+    }
+    transposed_inputs = 0;
+    printf("%ld transposed cases, seed %llu\n", run, (unsigned long long)seed + 1);
+}
+
+static const test_case cases[] = {{"any", test_any}, {"transposed", test_transposed}};
 
 static const check_flag flags[] = {
     {"--path", CHECK_FLAG_CHOICE, &chosen_path, "cpu|opencl|runtime",

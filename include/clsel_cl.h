@@ -19,15 +19,18 @@
  *    caller's job, through the wait list.
  *  - Tensors are (cl_mem, byte offset) pairs. A buffer may be larger than needed and may
  *    be a sub-buffer; the offset must be a multiple of the element size (any offset for
- *    cond). A buffer may be NULL only when its tensor has zero elements.
+ *    cond). A buffer may be NULL only when its tensor has zero elements. For a plan made
+ *    with strides (clsel_plan_create_strided) the offset is that of element [0, ..., 0],
+ *    and every byte the view touches (clsel_plan_tensor_extent: below the offset too,
+ *    with negative strides) must lie in the buffer.
  *  - The returned event (when `event` is not NULL) completes after all the work of the
  *    call, also when the call launches nothing (zero-element output: a marker). The
  *    caller releases it. On failure *event is set to NULL and nothing is enqueued.
  *  - The output may be exactly `then` or `else` (same buffer, same offset, and that
- *    input has the output's shape). Any other overlap between the output range and an
- *    input range, cond included, is CLSEL_ERROR_BUFFER. So are buffers smaller than
- *    offset + tensor bytes (checked with CL_MEM_SIZE) and an output buffer created
- *    CL_MEM_READ_ONLY.
+ *    input has the output's shape and strides). Any other overlap between the output
+ *    range and an input range, cond included, is CLSEL_ERROR_BUFFER. So are buffers
+ *    smaller than the bytes a tensor touches (checked with CL_MEM_SIZE) and an output
+ *    buffer created CL_MEM_READ_ONLY.
  *  - The queue must belong to the context and device the clsel_cl_context was made for.
  *
  * Threading

@@ -248,6 +248,38 @@ static void test_in_place(void)
     fixture_close(&f);
 }
 
+/* A strided then (reversed, element [0] at its buffer's end): the offset must leave room for every byte below it, and
+ * the buffer for every byte above; the message names the tensor and the reach. */
+static void test_strided_extents(void)
+{
+    fixture f;
+    fixture_open(&f, 3);
+    clsel_shape s = SHAPE(N);
+    clsel_strides st = clsel_strides_default();
+    st.strided = CLSEL_STRIDED(CLSEL_OPERAND_THEN);
+    st.strides[CLSEL_OPERAND_THEN][0] = -1;
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create_strided(CLSEL_U32, &s, &s, &s, NULL, &st, &plan));
+    uint32_t reversed[N];
+    for (int i = 0; i < N; ++i) reversed[i] = ((const uint32_t *)f.then_data)[N - 1 - i];
+    cl_mem t = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, reversed);
+    cl_mem out = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, NULL);
+    cl_event event = NULL;
+    CHECK_STATUS(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, t, 0, f.e, 0, out, 0, 0, NULL, &event),
+                 CLSEL_ERROR_BUFFER);
+    CHECK_MSG(strstr(clsel_last_error(), "then strides reach") != NULL && event == NULL, "%s", clsel_last_error());
+    CHECK_STATUS(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, t, N * 4, f.e, 0, out, 0, 0, NULL, NULL),
+                 CLSEL_ERROR_BUFFER); /* element [0] one past the end */
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, t, (N - 1) * 4, f.e, 0, out, 0, 0, NULL, NULL));
+    uint32_t got[N];
+    read_buffer(env.queue, out, 0, sizeof got, got);
+    CHECK(memcmp(got, f.want, sizeof got) == 0);
+    clReleaseMemObject(t);
+    clReleaseMemObject(out);
+    clsel_plan_destroy(plan);
+    fixture_close(&f);
+}
+
 /* Each error: the right status, a message, no event, and the output untouched. */
 static void test_errors(void)
 {
@@ -558,6 +590,7 @@ static const test_case cases[] = {
     {"empty_output", test_empty_output},
     {"offsets_and_sub_buffers", test_offsets_and_sub_buffers},
     {"in_place", test_in_place},
+    {"strided_extents", test_strided_extents},
     {"host_access", test_host_access},
     {"errors", test_errors},
     {"queues", test_queues},

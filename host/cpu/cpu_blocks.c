@@ -84,11 +84,10 @@ void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, i
     if (target < 1) target = 1;
     /* The dims along which the output is dense; blocks take no more when those make rows long enough. */
     int32_t out_dense = 0, most_inner = it->rank;
-    for (int64_t step = 1; out_dense < it->rank && it->strides[PLAN_OUT][out_dense] == step;)
-        step *= it->dims[out_dense++];
-    b->inner_elements = 1;
-    for (int32_t d = 0; d < out_dense; ++d) b->inner_elements *= it->dims[d];
-    if (!tiles && out_dense < it->rank && b->inner_elements * (int64_t)w >= CPU_SCATTER_BELOW_ROW_BYTES)
+    int64_t dense_elements = 1;
+    while (out_dense < it->rank && it->strides[PLAN_OUT][out_dense] == dense_elements)
+        dense_elements *= it->dims[out_dense++];
+    if (!tiles && out_dense < it->rank && dense_elements * (int64_t)w >= CPU_SCATTER_BELOW_ROW_BYTES)
         most_inner = out_dense;
     b->inner_elements = 1;
     if (b->it->rank > 0 && b->it->dims[0] < long_row)

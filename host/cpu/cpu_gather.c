@@ -219,20 +219,27 @@ static int choose_shuffle(cpu_gather_walk *g, const cpu_period *p, const cpu_loo
     return 1;
 }
 
-void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops, cpu_gather_walk *g)
+/* Tensor t's levels in a block: the block's dims of more than one index, innermost first, their extents and t's byte
+ * steps along them (elements of w bytes), and which is the split dim's (-1: it has one index). Returns how many. */
+static int block_levels(const cpu_blocks *b, int t, size_t w, int64_t *extent, int64_t *step, int *split_level)
 {
     const plan_iter *it = b->it;
-    g->levels = 0;
-    g->w = w;
-    g->split_level = -1;
+    int levels = 0;
+    *split_level = -1;
     for (int32_t d = 0; d <= b->inner && d < it->rank; ++d) {
-        const int64_t extent = d < b->inner ? it->dims[d] : b->split;
-        if (extent == 1) continue;
-        if (d == b->inner) g->split_level = g->levels;
-        g->extent[g->levels] = extent;
-        g->step[g->levels] = it->strides[op][d] * (int64_t)w;
-        ++g->levels;
+        const int64_t n = d < b->inner ? it->dims[d] : b->split;
+        if (n == 1) continue;
+        if (d == b->inner) *split_level = levels;
+        extent[levels] = n;
+        step[levels++] = it->strides[t][d] * (int64_t)w;
     }
+    return levels;
+}
+
+void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops, cpu_gather_walk *g)
+{
+    g->w = w;
+    g->levels = block_levels(b, op, w, g->extent, g->step, &g->split_level);
     /* The run and table as cpu_period has them; a level splitting dim `inner` stays out: its extent varies by block. */
     cpu_period p;
     clsel_priv_cpu_period(b, op, w, &p);
@@ -265,7 +272,8 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     /* A transposed input (a tile's chunk of dim 0 a line or more apart, its rows closer): read along the rows, a line
      * at a time, each element to its place in the block. */
     g->transposed = g->run_levels == 0 && g->run_copies && g->run_bytes == w && g->levels >= 2 && !g->shuffled &&
-                    llabs(g->step[0]) >= CPU_CACHE_LINE_BYTES && g->step[1] != 0 && llabs(g->step[1]) < llabs(g->step[0]);
+                    llabs(g->step[0]) >= CPU_CACHE_LINE_BYTES && g->step[1] != 0 &&
+                    llabs(g->step[1]) < llabs(g->step[0]);
     const cpu_run_loop fast = g->shuffled ? loops->shuffle : loops->run_loop ? loops->run_loop(g) : NULL;
     g->runs = fast ? fast : pick_run_loop(g->run_copies, g->element, g->run_bytes);
 }
@@ -310,21 +318,10 @@ void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src
 
 void clsel_priv_cpu_scatter_prepare(const cpu_blocks *b, size_t w, cpu_scatter_walk *s)
 {
-    const plan_iter *it = b->it;
-    s->levels = 0;
     s->w = w;
-    s->split_level = -1;
-    int64_t size = (int64_t)w;
-    for (int32_t d = 0; d <= b->inner && d < it->rank; ++d) {
-        const int64_t extent = d < b->inner ? it->dims[d] : b->split;
-        if (extent == 1) continue;
-        if (d == b->inner) s->split_level = s->levels;
-        s->extent[s->levels] = extent;
-        s->step[s->levels] = it->strides[PLAN_OUT][d] * (int64_t)w;
-        s->size[s->levels] = size;
-        size *= extent;
-        ++s->levels;
-    }
+    s->levels = block_levels(b, PLAN_OUT, w, s->extent, s->step, &s->split_level);
+    s->size[0] = (int64_t)w;
+    for (int level = 1; level < s->levels; ++level) s->size[level] = s->size[level - 1] * s->extent[level - 1];
 }
 
 /* One level's indices: a contiguous run copied at once, single elements stored by their width (a constant size). */

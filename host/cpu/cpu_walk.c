@@ -98,8 +98,8 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
     const int64_t long_row = forced_row > 0 ? forced_row : CPU_LONG_ROW_BYTES / (int64_t)w;
     const int chunks = !tiles && tiles_rows(it, w);
     const int row_pieces = it->rank && it->dims[0] >= long_row;
-    int64_t target = tiles ? tile_chunk * CPU_TRANSPOSE_TILE_ROWS
-                           : (chunks ? CPU_TILE_BYTES : row_pieces ? CPU_ROW_PIECE_BYTES : CPU_BLOCK_BYTES) / (int64_t)w;
+    const int64_t bytes_target = chunks ? CPU_TILE_BYTES : row_pieces ? CPU_ROW_PIECE_BYTES : CPU_BLOCK_BYTES;
+    int64_t target = tiles ? tile_chunk * CPU_TRANSPOSE_TILE_ROWS : bytes_target / (int64_t)w;
     if (forced_block > 0) target = forced_block;
     clsel_priv_cpu_blocks_make(it, w, target, long_row, tiles, &walk->blocks);
     choose_period_rows(walk, long_row);
@@ -231,7 +231,8 @@ static void run_lines(block_job *job, int64_t first, int64_t last)
 void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
 {
     const cpu_blocks *b = &walk->blocks;
-    /* Each gathered input's part, and a scattered output's, starts on a cache line and has CPU_GATHER_SLACK bytes of room. */
+    /* Each gathered input's part, and a scattered output's, starts on a cache line and has CPU_GATHER_SLACK bytes of
+     * room. */
     _Alignas(64) uint8_t buffers[CPU_GATHER_BYTES + PLAN_OPERANDS * (CPU_GATHER_SLACK + 64)];
     size_t used = 0;
     block_job job;

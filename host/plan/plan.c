@@ -37,10 +37,11 @@ static int tensor_reach(const clsel_shape *shape, const int64_t own[CLSEL_MAX_RA
            !__builtin_mul_overflow(extent, (int64_t)size, &bytes);
 }
 
-/* Checks the caller's strides: known bits, every tensor's reach in bytes within int64, and an output whose elements
- * are apart: along its axes ordered by |stride|, each (of more than one element) steps past the reach of those inside
- * it (sufficient for no two elements to meet, and true of every layout numpy or PyTorch gives a writable tensor). */
-static clsel_status check_strides(const clsel_plan *p, const clsel_strides *given)
+/* Checks the caller's strides and records what each tensor touches (p->first, p->reach): known bits, every tensor's
+ * reach in bytes within int64, and an output whose elements are apart: along its axes ordered by |stride|, each (of
+ * more than one element) steps past the reach of those inside it (sufficient for no two elements to meet, and true of
+ * every layout numpy or PyTorch gives a writable tensor). A run touches every element of every tensor, or nothing. */
+static clsel_status measure_strides(clsel_plan *p, const clsel_strides *given)
 {
     char shape_text[CLSEL_SHAPE_TEXT_MAX];
     if (given->strided & ~0xFu)
@@ -55,6 +56,8 @@ static clsel_status check_strides(const clsel_plan *p, const clsel_strides *give
         if (!tensor_reach(shape, own, clsel_priv_plan_width(p, op), &below, &above))
             return clsel_priv_fail(CLSEL_ERROR_OVERFLOW, "%s %s: its strides reach past 2^63 bytes", tensor_names[op],
                                    clsel_priv_shape_text(shape, shape_text));
+        p->first[op] = below;
+        p->reach[op] = above - below + 1;
     }
     if (!(given->strided & CLSEL_STRIDED(PLAN_OUT))) return CLSEL_SUCCESS;
     const clsel_shape *out = &p->out_shape;
@@ -74,8 +77,8 @@ static clsel_status check_strides(const clsel_plan *p, const clsel_strides *give
                                    "out %s: stride %lld of axis %d does not step past the %lld elements the axes "
                                    "inside it reach, so elements of out may overlap (a stride of 0 writes one element "
                                    "many times)",
-                                   clsel_priv_shape_text(out, shape_text), (long long)given->strides[PLAN_OUT][order[i]],
-                                   (int)order[i], (long long)inside);
+                                   clsel_priv_shape_text(out, shape_text),
+                                   (long long)given->strides[PLAN_OUT][order[i]], (int)order[i], (long long)inside);
         inside += stride * (out->dims[order[i]] - 1);
     }
     return CLSEL_SUCCESS;
@@ -150,12 +153,6 @@ static void collapse(clsel_plan *plan, const int64_t dims_in[CLSEL_MAX_RANK],
         it->dims[i] = i < n ? dims[n - 1 - i] : 1;
         for (int op = 0; op < PLAN_OPERANDS; ++op) it->strides[op][i] = i < n ? str[op][n - 1 - i] : 0;
     }
-    for (int op = 0; op < PLAN_OPERANDS; ++op) {
-        int64_t lo, hi;
-        clsel_priv_plan_iter_span(it, op, &lo, &hi);
-        plan->first[op] = lo;
-        plan->reach[op] = hi - lo + 1;
-    }
 }
 
 clsel_status clsel_plan_create_strided(clsel_dtype dtype, const clsel_shape *cond, const clsel_shape *then_shape,
@@ -194,7 +191,7 @@ clsel_status clsel_plan_create_strided(clsel_dtype dtype, const clsel_shape *con
     for (int op = 0; op < 3; ++op) p->in_count[op] = clsel_priv_plan_shape_count(&p->in_shape[op]);
     p->out_shape = layout.out;
     p->out_count = layout.out_count;
-    st = check_strides(p, &given);
+    st = measure_strides(p, &given);
     if (st != CLSEL_SUCCESS) {
         clsel_priv_free(p);
         return st;

@@ -44,6 +44,12 @@ clsel_status clsel_priv_plan_layout_compute(const clsel_shape *cond, const clsel
  * when dense. */
 uint64_t clsel_priv_plan_tensor_bytes(const clsel_plan *plan, int op);
 
+/* Whether the output has bytes between its elements (a strided view with gaps): its touched extent exceeds its count. */
+static inline int clsel_priv_plan_out_has_gaps(const clsel_plan *plan)
+{
+    return plan->reach[PLAN_OUT] != plan->out_count;
+}
+
 /* Bytes a run moves: every input's and the output's touched bytes (clsel_priv_plan_tensor_bytes). */
 uint64_t clsel_priv_plan_bytes_moved(const clsel_plan *plan);
 

@@ -3,11 +3,12 @@
 #include "common/error.h"
 #include "plan/plan.h"
 
-/* Whether input `op` is laid out exactly as the output over the walk: in place, every element read where it is written. */
+/* Whether input `op` is laid out exactly as the output over the walk: in place, each element read where it is written. */
 static int same_layout(const clsel_plan *plan, int op)
 {
-    int same = plan->iter.base[op] == plan->iter.base[PLAN_OUT];
-    for (int32_t d = 0; d < plan->iter.rank; ++d) same = same && plan->iter.strides[op][d] == plan->iter.strides[PLAN_OUT][d];
+    const plan_iter *it = &plan->iter;
+    int same = it->base[op] == it->base[PLAN_OUT];
+    for (int32_t d = 0; d < it->rank; ++d) same = same && it->strides[op][d] == it->strides[PLAN_OUT][d];
     return same;
 }
 

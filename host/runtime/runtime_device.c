@@ -3,7 +3,8 @@
  * (CL_DEVICE_HOST_UNIFIED_MEMORY: PoCL, integrated GPUs), in the caller's memory through CL_MEM_USE_HOST_PTR buffers,
  * a map and unmap of the output making the device's writes visible to the host; chunked, everywhere else and for
  * tensors bigger than one allocation, the output in boxes (plan_iter.h) of at most a chunk each, uploading only the
- * span of each input a box reads (and of a strided output, whose gaps go back as they came), alternating two queues and two sets of buffers so that transfers overlap launches.
+ * span of each input a box reads (and of a strided output, whose gaps go back as they came), alternating two queues
+ * and two sets of buffers so that transfers overlap launches.
  * Either drains its queues before returning, also when the device fails part-way, so that nothing on the device
  * still touches the caller's memory when runtime_run.c finishes the run on the CPU path. */
 #include "common/error.h"
@@ -39,7 +40,7 @@ int clsel_priv_runtime_can_share(const clsel_runtime *rt, const clsel_plan *plan
         if (clsel_priv_plan_tensor_bytes(plan, op) > rt->ctx->max_alloc) return 0;
     /* A buffer over an output with gaps (a strided view) could be written back whole by a device that caches it: the
      * copying path writes those bytes back as it read them, in chunks it orders itself. */
-    if (plan->reach[PLAN_OUT] != plan->out_count) return 0;
+    if (clsel_priv_plan_out_has_gaps(plan)) return 0;
     /* Buffers over overlapping host memory are undefined in OpenCL, so an in-place run
      * takes the copying path. clsel_runtime_run has already refused every other overlap
      * (clsel_priv_plan_check_overlap), so in place is out starting where then or else does. */
@@ -169,7 +170,7 @@ clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan 
     plan_split split;
     clsel_priv_plan_split(&split, &plan->iter, most, most);
     chunk_run run = {rt, plan, {in[0], in[1], in[2], out}, {rt->queue, rt->queue2}, {{NULL}}, {0},
-                     plan->reach[PLAN_OUT] != plan->out_count, {NULL}};
+                     clsel_priv_plan_out_has_gaps(plan), {NULL}};
     for (int op = 0; op < PLAN_OPERANDS; ++op) { /* a box's span of a tensor: at most `most`, at most the whole */
         int64_t lo, hi;
         clsel_priv_plan_iter_span(&plan->iter, op, &lo, &hi);

@@ -2,7 +2,8 @@
 # ci/setup.sh - installs what clsel needs to build and test on Debian (12) or Ubuntu:
 # a C/C++ toolchain, CMake, OpenCL on the CPU through PoCL (with the ICD loader, the
 # headers, CLBlast for the benchmark's copy baseline, and clinfo), Oclgrind (a second
-# OpenCL implementation that checks the kernels' memory accesses), Mesa's rusticl (a
+# OpenCL implementation that checks the kernels' memory accesses, and with its plugin
+# headers the device that bench/gpu_model.sh counts the kernels on), Mesa's rusticl (a
 # third), Clang with libFuzzer for the fuzz harnesses, the GPU compilers of the
 # code-generation check (clang 15 with libclc for NVIDIA and AMD, Intel's ocloc and
 # iga64), and a Python virtual environment in build/venv with the
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake pkg-config python3 python3-venv
-  pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev clinfo oclgrind
+  pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev clinfo oclgrind liboclgrind-dev
   clang libclang-rt-dev
   mesa-opencl-icd clang-15 libclc-15 intel-opencl-icd libigc-tools
 )

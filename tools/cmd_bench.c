@@ -11,6 +11,7 @@
 #include "bench_cpu.h"
 #include "bench_first_call.h"
 #include "bench_json.h"
+#include "bench_model.h"
 #include "bench_sweep.h"
 #include "bench_text.h"
 #include "bench_thresholds.h"
@@ -22,7 +23,8 @@ static const char help[] =
     "       clsel bench --sweep N [--seed S] [--draw mixed|broad|short] [--case sweep-K]...\n"
     "                   [--device cpu|opencl|all] [--quick]\n"
     "                   [--repeat N] [--threads N] [--json FILE]\n"
-    "       clsel bench --first-call [--json FILE]\n\n"
+    "       clsel bench --first-call [--json FILE]\n"
+    "       clsel bench --model [--sweep N [--seed S] [--draw ...]] [--case NAME]... [--json FILE]\n\n"
     "Times Select on the benchmark's named cases (DRAM-sized; --quick: small, a few seconds) and\n"
     "reports, per case: elements, bytes moved (STREAM convention: each input read once at\n"
     "its own size, the output written once), median and min time over --repeat runs (default\n"
@@ -48,7 +50,15 @@ static const char help[] =
     "--first-call times the first select of this process on the OpenCL device, in parts: the\n"
     "platform's own start (clGetPlatformIDs), clsel_runtime_create, the first f32 run (which\n"
     "builds or loads the program it needs) and a second run. Run it in a fresh process, under\n"
-    "the kernel-cache state to measure (bench/first_call.sh runs each).\n";
+    "the kernel-cache state to measure (bench/first_call.sh runs each).\n\n"
+    "--model counts instead of timing: it runs the OpenCL kernels once per pattern on\n"
+    "Oclgrind, a simulated device, with clsel's counting plugin (run it through\n"
+    "bench/gpu_model.sh, which sets both up), checks each output against the CPU path and\n"
+    "reports the instructions executed (LLVM IR), the global loads and stores, the bytes per\n"
+    "access and the share of bytes moved in 16-byte accesses per output byte: a repeatable\n"
+    "measure of the kernels' cost without a GPU (docs/gpu_model.md). The patterns are a fixed\n"
+    "set of broadcast, short-row and strided ones, or with --sweep N the sweep's patterns at\n"
+    "64-128 KiB of output.\n";
 
 /* Which paths --device runs. */
 enum { DEVICE_CPU, DEVICE_OPENCL, DEVICE_ALL, DEVICES };
@@ -59,6 +69,7 @@ typedef struct bench_command {
     bench_options o; /* o.repeat 0: not given (20, or 5 for a sweep) */
     int device;      /* DEVICE_* */
     int first_call;
+    int model;        /* --model: count on a simulated device instead of timing */
     const char *json; /* --json FILE, or NULL */
 } bench_command;
 
@@ -89,6 +100,7 @@ static const option options[] = {
     {.name = "-h", .kind = OPTION_HELP},
     {"--quick", OPTION_FLAG, .target = offsetof(bench_command, o.quick)},
     {"--first-call", OPTION_FLAG, .target = offsetof(bench_command, first_call)},
+    {"--model", OPTION_FLAG, .target = offsetof(bench_command, model)},
     {"--thresholds", OPTION_FLAG, .target = offsetof(bench_command, o.thresholds)},
     {"--device", OPTION_CHOICE, .target = offsetof(bench_command, device), .choices = device_names,
      .choice_count = DEVICES},
@@ -110,7 +122,7 @@ static int is_case_name(const char *value)
 {
     for (size_t k = 0; k < bench_case_count; ++k)
         if (strcmp(bench_cases[k].name, value) == 0) return 1;
-    return strncmp(value, "sweep-", 6) == 0;
+    return strncmp(value, "sweep-", 6) == 0 || bench_model_has_case(value);
 }
 
 /* "--device must be cpu, opencl or all, not 'gpu'": the choices as a list. */
@@ -252,9 +264,22 @@ static int run_named_cases(const bench_command *cmd)
     return rc;
 }
 
+static int run_model(const bench_command *cmd)
+{
+    static bench_model_report report;
+    if (bench_model(&cmd->o, &report) != 0) return CLI_FAILED;
+    bench_model_print(&report, &cmd->o);
+    if (cmd->json && bench_model_json(cmd->json, &report, &cmd->o) != 0)
+        return cli_fail("%s: cannot write", cmd->json);
+    for (size_t i = 0; i < report.count; ++i)
+        if (*report.results[i].error) return CLI_FAILED;
+    return report.count ? CLI_OK : CLI_FAILED;
+}
+
 static int run(bench_command *cmd)
 {
     if (cmd->first_call) return run_first_call(cmd->json);
+    if (cmd->model) return run_model(cmd);
     if (!cmd->o.repeat) cmd->o.repeat = cmd->o.sweep ? 5 : 20;
     return cmd->o.sweep ? run_sweep(cmd) : run_named_cases(cmd);
 }

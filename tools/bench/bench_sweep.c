@@ -9,7 +9,8 @@
  *    none (10 %);
  *  - output rank 1 to 8; each dim 1-64 (70 %) or 65-4096 (30 %, log-uniform), then one
  *    dim at random scaled (or dims halved) until the output holds the size drawn:
- *    64-128 MiB (2-4 MiB with --quick), log-uniform, so that it leaves the caches;
+ *    64-128 MiB (2-4 MiB with --quick, 64-128 KiB for --model), log-uniform, so
+ *    that it leaves the caches;
  *  - each input broadcast on a random subset of dims (every dim kept with a probability
  *    of 0, 1/4, 1/2, 3/4 or 1, drawn per input), leading dims dropped now and then, a
  *    scalar now and then; pdpd inputs placed at a random axis or the default one;
@@ -140,7 +141,14 @@ static const clsel_dtype dtypes_by_width[4][3] = {
 
 const char *const bench_sweep_draw_names[SWEEP_DRAWS] = {"mixed", "broad", "short"};
 
-static void draw_short(uint64_t *s, int quick, bench_case *c)
+/* The output bytes of each size class (SWEEP_SIZE_*): the draw picks log-uniformly between the two. */
+static const double size_bytes[SWEEP_SIZES][2] = {
+    [SWEEP_SIZE_FULL] = {64 << 20, 128 << 20},
+    [SWEEP_SIZE_QUICK] = {2 << 20, 4 << 20},
+    [SWEEP_SIZE_MODEL] = {64 << 10, 128 << 10},
+};
+
+static void draw_short(uint64_t *s, int size, bench_case *c)
 {
     static const int64_t short_dims[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 40};
     const int w = (int)between(s, 0, 3);
@@ -151,7 +159,7 @@ static void draw_short(uint64_t *s, int quick, bench_case *c)
     c->axis = -1;
     c->pattern = pattern < 0.55 ? COND_RANDOM50 : pattern < 0.7 ? COND_RANDOM10 : pattern < 0.85 ? COND_ALL_TRUE
                                                                                                   : COND_ALL_FALSE;
-    const double bytes = quick ? log_uniform(s, 2 << 20, 4 << 20) : log_uniform(s, 64 << 20, 128 << 20);
+    const double bytes = log_uniform(s, size_bytes[size][0], size_bytes[size][1]);
     clsel_shape out;
     out.rank = (int32_t)between(s, 2, 6);
     double inner = 1;
@@ -167,7 +175,7 @@ static void draw_short(uint64_t *s, int quick, bench_case *c)
     memcpy(c->quick, c->full, sizeof c->full);
 }
 
-static void draw_broad(uint64_t *s, int quick, bench_case *c)
+static void draw_broad(uint64_t *s, int size, bench_case *c)
 {
     const int w = (int)between(s, 0, 3);
     c->dtype = dtypes_by_width[w][between(s, 0, 2)];
@@ -177,7 +185,7 @@ static void draw_broad(uint64_t *s, int quick, bench_case *c)
     c->axis = -1;
     c->pattern = pattern < 0.55 ? COND_RANDOM50 : pattern < 0.7 ? COND_RANDOM10 : pattern < 0.85 ? COND_ALL_TRUE
                                                                                                   : COND_ALL_FALSE;
-    const double bytes = quick ? log_uniform(s, 2 << 20, 4 << 20) : log_uniform(s, 64 << 20, 128 << 20);
+    const double bytes = log_uniform(s, size_bytes[size][0], size_bytes[size][1]);
     clsel_shape out;
     draw_output(s, (int32_t)between(s, 1, 8), bytes / (double)(1 << w), &out);
     clsel_shape *cond = &c->full[0], *then_shape = &c->full[1], *else_shape = &c->full[2];
@@ -217,7 +225,7 @@ static const char *mode_name(const bench_case *c)
     return c->broadcast == CLSEL_BROADCAST_PDPD ? "pdpd" : "none";
 }
 
-const bench_case *bench_sweep_case(uint64_t seed, int index, int quick, int draw)
+const bench_case *bench_sweep_case(uint64_t seed, int index, int size, int draw)
 {
     if (index < 0 || index >= SWEEP_MAX) return NULL;
     bench_case *c = &sweep_cases[index];
@@ -225,9 +233,9 @@ const bench_case *bench_sweep_case(uint64_t seed, int index, int quick, int draw
     for (;;) { /* until the library takes the pattern */
         memset(c, 0, sizeof *c);
         if (draw == SWEEP_DRAW_SHORT || (draw == SWEEP_DRAW_MIXED && index % 3 == 2))
-            draw_short(&state, quick, c);
+            draw_short(&state, size, c);
         else
-            draw_broad(&state, quick, c);
+            draw_broad(&state, size, c);
         clsel_attrs attrs = bench_attrs(c);
         clsel_shape out;
         if (clsel_infer_shape(&c->full[0], &c->full[1], &c->full[2], &attrs, &out) == CLSEL_SUCCESS) break;
@@ -378,7 +386,7 @@ int bench_sweep(const bench_options *o, int with_opencl, int with_cpu, bench_rep
         paths[2] = &reports[(*count)++];
     const int n = o->sweep < SWEEP_MAX ? o->sweep : SWEEP_MAX;
     for (int i = 0; i < n; ++i) {
-        const bench_case *c = bench_sweep_case(o->seed, i, o->quick, o->draw);
+        const bench_case *c = bench_sweep_case(o->seed, i, o->quick ? SWEEP_SIZE_QUICK : SWEEP_SIZE_FULL, o->draw);
         if (!bench_selected(o, c)) continue;
         bench_result base;
         bench_inputs in;

@@ -1,125 +1,132 @@
-/* select.cl - clsel's kernels: out = cond ? then : else, bit for bit. Kernel clsel_wW_CTE (cl/select_contract.h)
- * reads cond, then and else as C, T, E (CLSEL_READ_*: 0 one element along the row, 1 advancing along it, 2 dense).
- * OpenCL C 1.2, no extensions: elements move as unsigned integers of their width (f16, bf16, f64 need no extension;
- * NaN payloads and -0.0 pass unchanged); cond is one byte, nonzero = true.
+/* select.cl - clsel's kernel: out = cond ? then : else, bit for bit. OpenCL C 1.2, no extensions: elements move as
+ * unsigned integers of their width (f16, bf16, f64 need no extension; NaN payloads and -0.0 pass unchanged); cond is
+ * one byte, nonzero = true. The build options (cl/select_contract.h) make one kernel: an element width, the number of
+ * dims it walks, how it reads each input and how it writes the output.
  *
- * The kernels get the host's iteration space (host/plan/plan_iter.h), never broadcasting. One work-item per 16 bytes
- * of output (V = 16 / W elements) finds its first element in every tensor by dividing its index by the dims (with
- * multipliers, no division instruction), then: in one row, moves V elements as one 16-byte value per tensor (an input
- * that stays along the row repeated), out = bitselect(else, then, mask of cond); across rows, reads the dense inputs
- * as 16 bytes all the same and the others element by element; the short last item element by element.
+ * The kernel gets the host's iteration space (host/plan/plan_iter.h), never broadcasting: dims innermost first and
+ * each tensor's element strides along them. Output elements go in items of 16 bytes (V = 16 / W elements); a
+ * work-item takes CLSEL_ITEMS of them, one work-group's width apart (so that neighbouring work-items touch
+ * neighbouring bytes), finds the first by dividing its index by the dims (multipliers, no division instruction) and
+ * the others by adding the same step to an odometer. It does its items in three passes, so that the loads of all of
+ * them are in flight together: cond of each item (or, where cond is one element for the launch or along the row, which
+ * input each item takes), then the inputs each item needs (only the chosen one where cond is the same for the whole
+ * item), then the selection and the 16-byte stores. An input is read as aligned 16-byte windows (V bytes of cond)
+ * shifted into place, a repeated element, or element by element where its stride along the row says so.
  *
- * Two forms, chosen per launch (host/opencl/cl_launch.c): CLSEL_ALIGNED=1 when every item lies in one row on 16-byte
- * boundaries, with 16-byte loads and stores that GPUs make single 128-bit accesses (NVIDIA accesses nothing wider
- * than an element at an address not known to be aligned); CLSEL_ALIGNED=0 for the rest, with the dense aligned
- * inputs chosen at compile time, since LLVM's InstCombine merges a run-time choice between an aligned and an
- * element-aligned load of one address into one load at the lower alignment. Index math is 32-bit: the host splits
- * runs into pieces whose offsets fit. */
+ * Items that cross a row, and the short last item, take other paths: across one row end (rows of V elements or more)
+ * each input's two runs are read as windows and merged under a byte mask; shorter rows, strided inputs and the last
+ * item go element by element. Index math is 32-bit: the host splits runs into pieces whose offsets fit. */
 
-/* cond is restrict (cl/select_contract.h), but not in the helper that takes the kernel's parameters: inlining a
- * restrict parameter leaves scope intrinsics that Oclgrind cannot run. */
-#define CLSEL_RESTRICT restrict
-
-/* Helpers inlined into each kernel, so that its constants specialise them and their arrays stay in registers. */
+/* Helpers inlined into the kernel, so that its constants specialise them and their values stay in registers. */
 #define CLSEL_INLINE static inline __attribute__((always_inline))
 
-/* Per width: the element, V, the vector of V elements, cond's V bytes as loaded (or gathered), an element repeated
- * over 16 bytes, and cond's mask (all ones for each element whose cond byte is nonzero). 16-byte values are uint4 from
- * load to store: uchar16 and the like reach NVPTX split into 4-byte accesses. */
+/* Per width: the element, V and log2 V, cond's V bytes as words (the type of its windows), an element repeated over
+ * 16 bytes and cond's mask (all ones for each element whose cond byte is nonzero: a compare of V bytes, sign-extended
+ * to the element's width; for 16 bytes of u8 the same by word arithmetic, which NVPTX does in 4 words rather than 16
+ * bytes). 16-byte values are uint4 from load to store: uchar16 and the like reach NVPTX split into 4-byte accesses. */
 #define CLSEL_NONZERO(w) ((((w) & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | (w)) /* bit 7 of each byte: byte != 0 */
 #if CLSEL_WIDTH == 1
 typedef uchar clsel_elem;
 #define CLSEL_V 16
-typedef uchar16 clsel_vec;
+#define CLSEL_LOG2_V 4
 typedef uint4 clsel_cond_words;
-#define CLSEL_VLOAD vload16
-#define CLSEL_VSTORE vstore16
-#define CLSEL_AS_VEC as_uchar16
-#define CLSEL_AS_WORDS as_uint4
-#define CLSEL_WORDS_OF(w) ((uint4)((w)[0], (w)[1], (w)[2], (w)[3]))
 #define CLSEL_SPLAT(x) ((uint4)((uint)(x) * 0x01010101u))
 CLSEL_INLINE uint4 clsel_mask(uint4 c) { return ((CLSEL_NONZERO(c) >> 7) & 0x01010101u) * 0xFFu; }
-CLSEL_INLINE void clsel_put(uint *w, uint k, clsel_elem x) { w[k >> 2] |= (uint)x << ((k & 3) * 8); }
 #elif CLSEL_WIDTH == 2
 typedef ushort clsel_elem;
 #define CLSEL_V 8
-typedef ushort8 clsel_vec;
+#define CLSEL_LOG2_V 3
 typedef uint2 clsel_cond_words;
-#define CLSEL_VLOAD vload8
-#define CLSEL_VSTORE vstore8
-#define CLSEL_AS_VEC as_ushort8
-#define CLSEL_AS_WORDS as_uint2
-#define CLSEL_WORDS_OF(w) ((uint2)((w)[0], (w)[1]))
 #define CLSEL_SPLAT(x) ((uint4)((uint)(x) * 0x00010001u))
-CLSEL_INLINE uint4 clsel_mask(uint2 c)
-{
-    const uint2 f = (CLSEL_NONZERO(c) >> 7) & 0x01010101u; /* bit 8k: byte k != 0 */
-    return (uint4)((f.x & 1u) | ((f.x << 8) & 0x10000u), ((f.x >> 16) & 1u) | ((f.x >> 8) & 0x10000u),
-                   (f.y & 1u) | ((f.y << 8) & 0x10000u), ((f.y >> 16) & 1u) | ((f.y >> 8) & 0x10000u)) *
-           0xFFFFu;
-}
-CLSEL_INLINE void clsel_put(uint *w, uint k, clsel_elem x) { w[k >> 1] |= (uint)x << ((k & 1) * 16); }
+CLSEL_INLINE uint4 clsel_mask(uint2 c) { return as_uint4(convert_short8(as_uchar8(c) != (uchar8)0)); }
 #elif CLSEL_WIDTH == 4
 typedef uint clsel_elem;
 #define CLSEL_V 4
-typedef uint4 clsel_vec;
+#define CLSEL_LOG2_V 2
 typedef uint clsel_cond_words;
-#define CLSEL_VLOAD vload4
-#define CLSEL_VSTORE vstore4
-#define CLSEL_AS_VEC as_uint4
-#define CLSEL_AS_WORDS as_uint
-#define CLSEL_WORDS_OF(w) ((w)[0])
 #define CLSEL_SPLAT(x) ((uint4)(x))
-CLSEL_INLINE uint4 clsel_mask(uint c)
-{
-    const uint f = (CLSEL_NONZERO(c) >> 7) & 0x01010101u;
-    return (uint4)(f & 1u, (f >> 8) & 1u, (f >> 16) & 1u, f >> 24) * 0xFFFFFFFFu;
-}
-CLSEL_INLINE void clsel_put(uint *w, uint k, clsel_elem x) { w[k] = x; }
+CLSEL_INLINE uint4 clsel_mask(uint c) { return as_uint4(convert_int4(as_uchar4(c) != (uchar4)0)); }
 #elif CLSEL_WIDTH == 8
 typedef ulong clsel_elem;
 #define CLSEL_V 2
-typedef ulong2 clsel_vec;
+#define CLSEL_LOG2_V 1
 typedef ushort clsel_cond_words;
-#define CLSEL_VLOAD vload2
-#define CLSEL_VSTORE vstore2
-#define CLSEL_AS_VEC as_ulong2
-#define CLSEL_AS_WORDS as_ushort
-#define CLSEL_WORDS_OF(w) ((ushort)(w)[0])
 #define CLSEL_SPLAT(x) as_uint4((ulong2)(x))
-CLSEL_INLINE uint4 clsel_mask(ushort c)
-{
-    const uint lo = (c & 0xFFu) ? 0xFFFFFFFFu : 0u, hi = (c >> 8) ? 0xFFFFFFFFu : 0u;
-    return (uint4)(lo, lo, hi, hi);
-}
-CLSEL_INLINE void clsel_put(uint *w, uint k, clsel_elem x) { w[2 * k] = (uint)x, w[2 * k + 1] = (uint)(x >> 32); }
+CLSEL_INLINE uint4 clsel_mask(ushort c) { return as_uint4(convert_long2(as_uchar2(c) != (uchar2)0)); }
 #else
 #error "CLSEL_WIDTH must be 1, 2, 4 or 8"
 #endif
 
-/* X(k) for each element k of an item, written out: its words are then private arrays
- * indexed by constants only, which every compiler keeps in registers. */
-#define CLSEL_EACH_2(X, k) X(k) X(k + 1)
-#define CLSEL_EACH_4(X, k) CLSEL_EACH_2(X, k) CLSEL_EACH_2(X, k + 2)
-#define CLSEL_EACH_8(X, k) CLSEL_EACH_4(X, k) CLSEL_EACH_4(X, k + 4)
-#define CLSEL_EACH_16(X, k) CLSEL_EACH_8(X, k) CLSEL_EACH_8(X, k + 8)
-#define CLSEL_EACH_V(X, V) CLSEL_EACH_##V(X, 0)
-#define CLSEL_EACH(X, V) CLSEL_EACH_V(X, V)
-#define CLSEL_EACH_ELEMENT(X) CLSEL_EACH(X, CLSEL_V)
+/* Element k of 16 bytes held as words. */
+CLSEL_INLINE clsel_elem clsel_get(uint4 v, uint k)
+{
+#if CLSEL_WIDTH == 8
+    const uint2 pair = k ? v.zw : v.xy;
+    return as_ulong(pair);
+#else
+    const uint word = (k * CLSEL_WIDTH) >> 2 == 0 ? v.x : (k * CLSEL_WIDTH) >> 2 == 1 ? v.y
+                      : (k * CLSEL_WIDTH) >> 2 == 2 ? v.z : v.w;
+    return (clsel_elem)(word >> (((k * CLSEL_WIDTH) & 3) * 8));
+#endif
+}
 
-/* x / d for x < 2^31, as (mul_hi(x, m) + x) >> s with the host's m and s for d
- * (the method of PyTorch's IntegerDivider, aten/src/ATen/cuda/detail/IntegerDivider.cuh). */
+/* 16 bytes held as words with their first element dropped and x put after their last: V of these in a row leave
+ * the V elements in order, by moves of constant lanes only (a private array indexed in a loop would live in memory;
+ * shifts of words by constants become funnel-shift intrinsics that Oclgrind cannot run). */
+CLSEL_INLINE uint4 clsel_shift_in(uint4 v, clsel_elem x)
+{
+#if CLSEL_WIDTH == 8
+    return (uint4)(v.zw, as_uint2(x));
+#elif CLSEL_WIDTH == 4
+    return (uint4)(v.yzw, x);
+#elif CLSEL_WIDTH == 2
+    const ushort8 e = as_ushort8(v);
+    return as_uint4((ushort8)(e.s1234, e.s567, x));
+#else
+    const uchar16 e = as_uchar16(v);
+    return as_uint4((uchar16)(e.s1234, e.s5678, e.s9abc, e.sdef, x));
+#endif
+}
+
+/* 16 bytes of the 32 that lo and hi hold, from byte `b` (0 <= b < 16) on: two aligned windows shifted into place.
+ * Whole words move by selects, then each word takes its bits from two neighbours (a funnel shift, one instruction on
+ * NVIDIA and AMD); b = 0 gives lo. */
+CLSEL_INLINE uint4 clsel_funnel(uint4 lo, uint4 hi, uint b)
+{
+    const uint4 lo2 = (uint4)(lo.z, lo.w, hi.x, hi.y), hi2 = (uint4)(hi.z, hi.w, 0u, 0u);
+    const uint4 x = (b & 8) ? lo2 : lo, y = (b & 8) ? hi2 : hi;
+    const uint4 x1 = (uint4)(x.y, x.z, x.w, y.x);
+    const uint4 w = (b & 4) ? x1 : x, next = (b & 4) ? (uint4)(x1.yzw, y.y) : x1;
+    const uint r = (b & 3) * 8;
+    return (w >> r) | ((next << 1) << (31 - r));
+}
+
+/* The same for cond's windows of V bytes. */
+CLSEL_INLINE clsel_cond_words clsel_cond_funnel(clsel_cond_words lo, clsel_cond_words hi, uint b)
+{
+#if CLSEL_WIDTH == 1
+    return clsel_funnel(lo, hi, b);
+#elif CLSEL_WIDTH == 2
+    return clsel_funnel((uint4)(lo, hi), (uint4)(hi, 0u, 0u), b).xy;
+#elif CLSEL_WIDTH == 4
+    return (uint)(as_ulong((uint2)(lo, hi)) >> (b * 8));
+#else
+    return (ushort)((((uint)hi << 16) | lo) >> (b * 8));
+#endif
+}
+
+/* x / d for x < 2^31, as (mul_hi(x, m) + x) >> s with the host's m and s for d (the method of PyTorch's
+ * IntegerDivider, aten/src/ATen/cuda/detail/IntegerDivider.cuh). */
 #define CLSEL_DIV(x, m, s) ((mul_hi((x), (m)) + (x)) >> (s))
 
-/* The geometry: the dims, each tensor's strides (cond, then, else, out) and the dividers, as the kernel's vector
- * arguments, and dim 0's strides as the kernel knows them (an advancing input and the output step by one). The place:
- * an item's index along each dim and its element offset in each tensor (off.x cond, .y then, .z else, .w out).
- * Vectors read by literal components, never arrays: NVIDIA's compiler kept such arrays in local memory, and the kernels
- * ran at 14-17 % of a copy on an H200, their time set by the number of work-items, not by the bytes. */
+/* The geometry (the dims, each tensor's strides: cond, then, else, out; the dividers; the launch's element 0 in each
+ * tensor) and a place in it (an element's index along each dim and its offset from each tensor's origin: .x cond, .y
+ * then, .z else, .w out). Vectors read by literal components, never arrays: NVIDIA's compiler kept arrays in local
+ * memory, and the first kernels ran at 14-17 % of a copy on an H200. */
 typedef struct clsel_geometry {
     uint8 sh, m, s;
     int8 cs, ts, es, os;
-    int4 s0;
+    int4 first;
 } clsel_geometry;
 
 typedef struct clsel_place {
@@ -129,185 +136,425 @@ typedef struct clsel_place {
 
 #define CLSEL_STRIDES(g, d) ((int4)((g)->cs.s##d, (g)->ts.s##d, (g)->es.s##d, (g)->os.s##d))
 
-/* Locates element x (the offset calculator): divides by the dims below the highest
- * (dims at and past the rank are never touched), the highest's index being what is left. */
-#define CLSEL_LOCATE(d, stride)                                                     \
-    if (rank > (d)) {                                                               \
-        uint r = x;                                                                 \
-        if (rank > (d) + 1) {                                                       \
-            const uint q = CLSEL_DIV(x, g->m.s##d, g->s.s##d);                      \
-            r = x - q * g->sh.s##d;                                                 \
-            x = q;                                                                  \
-        }                                                                           \
-        p->at.s##d = r;                                                             \
-        p->off += (int)r * (stride);                                                \
+/* X(d) for each dim d the kernel walks but the highest (dims 0 .. CLSEL_RANK - 2), and the highest's component. */
+#if CLSEL_RANK == 1
+#define CLSEL_BELOW_TOP(X)
+#define CLSEL_TOP 0
+#elif CLSEL_RANK == 2
+#define CLSEL_BELOW_TOP(X) X(0, 1)
+#define CLSEL_TOP 1
+#elif CLSEL_RANK == 3
+#define CLSEL_BELOW_TOP(X) X(0, 1) X(1, 2)
+#define CLSEL_TOP 2
+#elif CLSEL_RANK == 4
+#define CLSEL_BELOW_TOP(X) X(0, 1) X(1, 2) X(2, 3)
+#define CLSEL_TOP 3
+#elif CLSEL_RANK == 8
+#define CLSEL_BELOW_TOP(X) X(0, 1) X(1, 2) X(2, 3) X(3, 4) X(4, 5) X(5, 6) X(6, 7)
+#define CLSEL_TOP 7
+#else
+#error "CLSEL_RANK must be a rank class of cl/select_contract.h"
+#endif
+#define CLSEL_AT(p, d) CLSEL_AT_OF(p, d)
+#define CLSEL_AT_OF(p, d) ((p)->at.s##d)
+#define CLSEL_SH(g, d) CLSEL_SH_OF(g, d)
+#define CLSEL_SH_OF(g, d) ((g)->sh.s##d)
+#define CLSEL_STRIDES_AT(g, d) CLSEL_STRIDES(g, d)
+
+/* The place of element x (the offset calculator): the index along each dim below the highest is what division by the
+ * dim leaves; the highest's is what is left. */
+#define CLSEL_LOCATE(d, up)                                  \
+    {                                                        \
+        const uint q = CLSEL_DIV(x, g->m.s##d, g->s.s##d);   \
+        const uint r = x - q * g->sh.s##d;                   \
+        p->at.s##d = r;                                      \
+        p->off += (int)r * CLSEL_STRIDES(g, d);              \
+        x = q;                                               \
     }
-CLSEL_INLINE void clsel_locate(clsel_place *p, const clsel_geometry *g, uint x, uint rank)
+CLSEL_INLINE void clsel_locate(clsel_place *p, const clsel_geometry *g, uint x, int4 from)
 {
     p->at = (uint8)0;
-    p->off = (int4)0;
-    CLSEL_LOCATE(0, g->s0)
-    CLSEL_LOCATE(1, CLSEL_STRIDES(g, 1))
-    CLSEL_LOCATE(2, CLSEL_STRIDES(g, 2))
-    CLSEL_LOCATE(3, CLSEL_STRIDES(g, 3))
-    CLSEL_LOCATE(4, CLSEL_STRIDES(g, 4))
-    CLSEL_LOCATE(5, CLSEL_STRIDES(g, 5))
-    CLSEL_LOCATE(6, CLSEL_STRIDES(g, 6))
-    CLSEL_LOCATE(7, CLSEL_STRIDES(g, 7))
+    p->off = from;
+    CLSEL_BELOW_TOP(CLSEL_LOCATE)
+    CLSEL_AT(p, CLSEL_TOP) = x;
+    p->off += (int)x * CLSEL_STRIDES_AT(g, CLSEL_TOP);
 }
 
-/* One element on: the next index of the row, or the first of the next row (indices carried upwards as an odometer). */
-#define CLSEL_CARRY(d, next, stride)                                   \
-    p->off += CLSEL_STRIDES(g, next) - (int)g->sh.s##d * (stride);     \
-    p->at.s##d = 0;                                                    \
-    p->at.s##next += 1;                                                \
-    if (p->at.s##next < g->sh.s##next) return;
-CLSEL_INLINE void clsel_step(clsel_place *p, const clsel_geometry *g)
+/* Adds a step (a place located from 0: its index along each dim and its offsets) to a place, carrying upwards as an
+ * odometer: an index and a step below a dim's size sum to less than twice it, so one carry per dim is enough. */
+#define CLSEL_ADD_DIM(d, up)                                                                            \
+    {                                                                                                   \
+        const uint sum = p->at.s##d + step->at.s##d + carry;                                            \
+        carry = sum >= g->sh.s##d;                                                                      \
+        p->at.s##d = carry ? sum - g->sh.s##d : sum;                                                    \
+        p->off += carry ? CLSEL_STRIDES(g, up) - (int)g->sh.s##d * CLSEL_STRIDES(g, d) : (int4)0;       \
+    }
+CLSEL_INLINE void clsel_advance(clsel_place *p, const clsel_geometry *g, const clsel_place *step)
 {
-    p->off += g->s0;
-    p->at.s0 += 1;
-    if (p->at.s0 < g->sh.s0) return;
-    CLSEL_CARRY(0, 1, g->s0)
-    CLSEL_CARRY(1, 2, CLSEL_STRIDES(g, 1))
-    CLSEL_CARRY(2, 3, CLSEL_STRIDES(g, 2))
-    CLSEL_CARRY(3, 4, CLSEL_STRIDES(g, 3))
-    CLSEL_CARRY(4, 5, CLSEL_STRIDES(g, 4))
-    CLSEL_CARRY(5, 6, CLSEL_STRIDES(g, 5))
-    CLSEL_CARRY(6, 7, CLSEL_STRIDES(g, 6))
+    uint carry = 0;
+    p->off += step->off;
+    CLSEL_BELOW_TOP(CLSEL_ADD_DIM)
+    CLSEL_AT(p, CLSEL_TOP) += CLSEL_AT(step, CLSEL_TOP) + carry;
 }
 
-/* 16 bytes of an input read as CLSEL_READ_n (clsel_load_n, clsel_cond_n): 0, its one element repeated; 1, its V
- * elements, as one 16-byte access in the aligned form, else at element alignment; 2, as one 16-byte access. One
- * function per way, named by the kernel through token pasting: one function branching on the way would be simplified
- * before inlining, and InstCombine would merge its two loads at the lower alignment (clang 15 did, for NVPTX). */
-CLSEL_INLINE uint4 clsel_load_0(global const clsel_elem *p) { return CLSEL_SPLAT(*p); }
-CLSEL_INLINE uint4 clsel_load_1(global const clsel_elem *p)
+/* The first element of the next row: index 0 along dim 0, one more along dim 1, carried upwards. Past the last row
+ * the place is beyond the launch and is not read. */
+#define CLSEL_CARRY(d, up)                                                                    \
+    if (d > 0 && p.at.s##d == g->sh.s##d) {                                                   \
+        p.off += CLSEL_STRIDES(g, up) - (int)g->sh.s##d * CLSEL_STRIDES(g, d);                \
+        p.at.s##d = 0;                                                                        \
+        p.at.s##up += 1;                                                                      \
+    }
+CLSEL_INLINE clsel_place clsel_next_row(clsel_place p, const clsel_geometry *g)
 {
-    return CLSEL_ALIGNED ? *(global const uint4 *)p : as_uint4(CLSEL_VLOAD(0, p));
-}
-CLSEL_INLINE uint4 clsel_load_2(global const clsel_elem *p) { return *(global const uint4 *)p; }
-
-CLSEL_INLINE uint4 clsel_cond_0(global const uchar *p) { return (uint4)(*p ? 0xFFFFFFFFu : 0u); }
-CLSEL_INLINE uint4 clsel_cond_1(global const uchar *p)
-{
-    return clsel_mask(CLSEL_ALIGNED ? *(global const clsel_cond_words *)p : CLSEL_AS_WORDS(CLSEL_VLOAD(0, p)));
-}
-CLSEL_INLINE uint4 clsel_cond_2(global const uchar *p) { return clsel_mask(*(global const clsel_cond_words *)p); }
-
-/* The output's 16 bytes: as one 16-byte access where they lie on a boundary (the aligned form, or where the host says
- * so: a run-time choice that compilers keep apart, stores not being merged across branches as loads are). */
-CLSEL_INLINE void clsel_store(global clsel_elem *p, uint4 v, uint aligned)
-{
-    if (CLSEL_ALIGNED || aligned)
-        *(global uint4 *)p = v;
-    else
-        CLSEL_VSTORE(CLSEL_AS_VEC(v), 0, p);
-}
-
-/* Whether the item at p lies in one row: always, in the aligned form. */
-#if CLSEL_ALIGNED
-#define CLSEL_IN_ONE_ROW(p, g) 1
-#else
-#define CLSEL_IN_ONE_ROW(p, g) ((g).sh.s0 - (p).at.s0 >= CLSEL_V)
+#if CLSEL_RANK > 1
+    p.off -= (int)p.at.s0 * CLSEL_STRIDES(g, 0);
+    p.at.s0 = 0;
+    p.off += CLSEL_STRIDES(g, 1);
+    p.at.s1 += 1;
+    CLSEL_BELOW_TOP(CLSEL_CARRY)
 #endif
+    return p;
+}
 
-/* For the code-generation check only (tests/system/gpu_codegen.py builds with
- * -DCLSEL_CODEGEN_MAIN_PATH): the kernels as the items of a rank-1 run execute them,
- * without the paths those never take, so that their instruction counts are an item's. */
-#ifdef CLSEL_CODEGEN_MAIN_PATH
-#define CLSEL_RANK(rank) 1u
-#else
-#define CLSEL_RANK(rank) (rank)
-#endif
-
-/* Where a work-item starts: the geometry and its place; 0 when it has no output. */
-#undef CLSEL_RESTRICT
-#define CLSEL_RESTRICT
-CLSEL_INLINE uint clsel_start(CLSEL_PARAMS(clsel_elem), uint C, uint TT, uint E, clsel_geometry *g, clsel_place *p)
+/* One element on. */
+CLSEL_INLINE clsel_place clsel_next_element(clsel_place p, const clsel_geometry *g)
 {
-    const uint o = (uint)get_global_id(0) * CLSEL_V;
-    if (o >= n) return 0;
-    g->sh = shape, g->m = div_mul, g->s = div_shift;
-    g->cs = cond_strides, g->ts = then_strides, g->es = else_strides, g->os = out_strides;
-    g->s0 = (int4)(C != CLSEL_READ_FIXED, TT != CLSEL_READ_FIXED, E != CLSEL_READ_FIXED, 1);
-    clsel_locate(p, g, o, CLSEL_RANK(rank));
+    p.off += CLSEL_STRIDES(g, 0);
+    p.at.s0 += 1;
+    if (CLSEL_RANK > 1 && p.at.s0 == g->sh.s0) p = clsel_next_row(p, g);
+    return p;
+}
+
+/* Whether the V elements from p lie in one row. */
+CLSEL_INLINE int clsel_in_row(const clsel_place *p, const clsel_geometry *g)
+{
+    return CLSEL_RANK == 1 || g->sh.s0 - p->at.s0 >= CLSEL_V;
+}
+
+/* ---- reading ------------------------------------------------------------------------------------------------------
+ * An input's V elements from offset o of an item in one row, without branches: a FIXED input's one element repeated;
+ * a ROWS input's two aligned windows shifted into place (the first alone where the tensor is dense, or where the
+ * elements start on a window: then the second index is the first's, so that no window past the buffer's whole ones is
+ * read); a STRIDED input's elements one by one. */
+CLSEL_INLINE uint4 clsel_window(global const clsel_elem *base, int w)
+{
+    return *(global const uint4 *)(base + ((size_t)w << CLSEL_LOG2_V));
+}
+
+CLSEL_INLINE clsel_cond_words clsel_cond_window(global const uchar *base, int w)
+{
+    return *(global const clsel_cond_words *)(base + ((size_t)w << CLSEL_LOG2_V));
+}
+
+/* V elements from o, one by one `stride` apart (a strided input). */
+CLSEL_INLINE uint4 clsel_elements(global const clsel_elem *x, int o, int stride)
+{
+    uint4 v = (uint4)0;
+#pragma unroll
+    for (uint k = 0; k < CLSEL_V; ++k) v = clsel_shift_in(v, x[o + (int)k * stride]);
+    return v;
+}
+
+CLSEL_INLINE clsel_cond_words clsel_cond_elements(global const uchar *c, int o, int stride)
+{
+    uint4 v = (uint4)0;
+#pragma unroll
+    for (uint k = 0; k < CLSEL_V; ++k) {
+        const uchar16 e = as_uchar16(v);
+        v = as_uint4((uchar16)(e.s1234, e.s5678, e.s9abc, e.sdef, c[o + (int)k * stride]));
+    }
+#if CLSEL_WIDTH == 1 /* the V bytes are the last V of the 16 */
+    return v;
+#elif CLSEL_WIDTH == 2
+    return v.zw;
+#elif CLSEL_WIDTH == 4
+    return v.w;
+#else
+    return (ushort)(v.w >> 16);
+#endif
+}
+
+/* Where the kernel knows every ROWS tensor dense (CLSEL_DENSE), element i lies at i from its origin and item `item`
+ * is the item-th 16 bytes; elsewhere the elements start on a window (a dense tensor's always do) or are shifted into
+ * place from two, or, where the second would pass the buffer's whole windows, read one by one (they all lie in the
+ * buffer: an item in one row touches its V elements). */
+CLSEL_INLINE uint4 clsel_read(global const clsel_elem *x, int kind, int o, uint item, int stride, uint windows)
+{
+    if (kind == CLSEL_READ_FIXED) return CLSEL_SPLAT(x[o]);
+    if (kind == CLSEL_READ_STRIDED) return clsel_elements(x, o, stride);
+    if (CLSEL_DENSE) return ((global const uint4 *)x)[item];
+    const int w = o >> CLSEL_LOG2_V, shift = o & (CLSEL_V - 1);
+    uint4 v = clsel_window(x, w);
+    if (shift) v = (uint)w + 1 < windows ? clsel_funnel(v, clsel_window(x, w + 1), (uint)shift * CLSEL_WIDTH)
+                                         : clsel_elements(x, o, 1); /* the second window passes the buffer's end */
+    return v;
+}
+
+/* cond's mask of an item in one row, read as ROWS or STRIDED. */
+CLSEL_INLINE uint4 clsel_cond_mask(global const uchar *c, int kind, int o, uint item, int stride, uint windows)
+{
+    if (kind == CLSEL_READ_STRIDED) return clsel_mask(clsel_cond_elements(c, o, stride));
+    if (CLSEL_DENSE) return clsel_mask(((global const clsel_cond_words *)c)[item]);
+    const int w = o >> CLSEL_LOG2_V, shift = o & (CLSEL_V - 1);
+    clsel_cond_words words = clsel_cond_window(c, w);
+    if (shift) words = (uint)w + 1 < windows ? clsel_cond_funnel(words, clsel_cond_window(c, w + 1), (uint)shift)
+                                             : clsel_cond_elements(c, o, 1);
+    return clsel_mask(words);
+}
+
+/* ---- writing ----------------------------------------------------------------------------------------------------- */
+/* An item's 16 bytes from offset o of the output: one store where they lie on a boundary (always, in a dense output,
+ * where it is the item-th 16 bytes), else one element at a time `stride` apart. */
+CLSEL_INLINE void clsel_store(global clsel_elem *out, int o, uint item, int stride, uint4 v)
+{
+    if (CLSEL_OUT == CLSEL_WRITE_ROWS && CLSEL_DENSE) {
+        ((global uint4 *)out)[item] = v;
+    } else if (CLSEL_OUT == CLSEL_WRITE_ROWS && (o & (CLSEL_V - 1)) == 0) {
+        *(global uint4 *)(out + o) = v;
+    } else {
+#pragma unroll
+        for (uint k = 0; k < CLSEL_V; ++k) out[o + (int)k * stride] = clsel_get(v, k);
+    }
+}
+
+/* The tensors of the launch, each at its origin, and what every item shares. */
+typedef struct clsel_tensors {
+    global const uchar *cond;
+    global const clsel_elem *then_, *else_;
+    global clsel_elem *out;
+    uint cond_windows, then_windows, else_windows;
+    uint cond_dense, then_dense, else_dense, out_dense; /* the dense bits, one each */
+} clsel_tensors;
+
+/* ---- the items that cross a row, the short rows and the last item, element by element ------------------------------
+ * `count` elements from p (count <= V): each input's element read where the place says, picked, and written where the
+ * place says (a full item of a dense output as one 16-byte store at o_first). */
+CLSEL_INLINE void clsel_item_elements(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, uint count,
+                                      int whole_store, int o_first)
+{
+    uint4 v = (uint4)0;
+    for (uint k = 0; k < CLSEL_V; ++k) {
+        if (k >= count) break;
+        const uint c = t->cond[p.off.x] != 0;
+        const clsel_elem x = c ? t->then_[p.off.y] : t->else_[p.off.z];
+        if (whole_store) v = clsel_shift_in(v, x);
+        else t->out[p.off.w] = x;
+        if (k + 1 < count) p = clsel_next_element(p, g);
+    }
+    if (whole_store) *(global uint4 *)(t->out + o_first) = v;
+}
+
+/* ---- an item across one row end (rows of V or more elements) --------------------------------------------------------
+ * The first `split` elements lie in p's row, the rest at the start of the next: each input is read as two runs, the
+ * second from `split` elements before the next row (so that its elements land in place), and merged under a mask of
+ * the first split elements' bytes. Returns 0, having done nothing, where a run's windows would pass the buffer's whole
+ * ones or start before an origin (the caller then goes element by element). */
+/* All ones in the bytes of the first `split` elements: one compare of element indices (Oclgrind 21.10 ran a form
+ * with a clamp and per-word shifts wrong). */
+CLSEL_INLINE uint4 clsel_head_mask(uint split)
+{
+#if CLSEL_WIDTH == 1
+    return as_uint4((uchar16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) < (uchar16)(uchar)split);
+#elif CLSEL_WIDTH == 2
+    return as_uint4((ushort8)(0, 1, 2, 3, 4, 5, 6, 7) < (ushort8)(ushort)split);
+#elif CLSEL_WIDTH == 4
+    return as_uint4((uint4)(0, 1, 2, 3) < (uint4)split);
+#else
+    return as_uint4((uint4)(0, 0, 1, 1) < (uint4)split);
+#endif
+}
+
+CLSEL_INLINE int clsel_run_fits(int kind, uint dense, int o, uint windows)
+{
+    if (kind != CLSEL_READ_ROWS || dense) return 1;
+    return o >= 0 && (uint)(o >> CLSEL_LOG2_V) + 1 < windows;
+}
+
+CLSEL_INLINE uint4 clsel_run(global const clsel_elem *x, int kind, uint dense, int o)
+{
+    if (kind == CLSEL_READ_FIXED) return CLSEL_SPLAT(x[o]);
+    if (dense) return clsel_window(x, o >> CLSEL_LOG2_V);
+    const uint b = (uint)(o & (CLSEL_V - 1)) * CLSEL_WIDTH;
+    return clsel_funnel(clsel_window(x, o >> CLSEL_LOG2_V), clsel_window(x, (o >> CLSEL_LOG2_V) + 1), b);
+}
+
+/* An input's elements of an item across a row end: a dense input's run is one (it goes on across rows). */
+CLSEL_INLINE uint4 clsel_two_runs(global const clsel_elem *x, int kind, uint dense, int a, int b, uint4 head)
+{
+    const uint4 first = clsel_run(x, kind, dense, a);
+    if (kind == CLSEL_READ_ROWS && dense) return first;
+    return bitselect(clsel_run(x, kind, dense, b), first, head);
+}
+
+CLSEL_INLINE uint4 clsel_cond_run(global const uchar *c, int kind, uint dense, int o)
+{
+    if (kind == CLSEL_READ_FIXED) return (uint4)(c[o] ? 0xFFFFFFFFu : 0u);
+    if (dense) return clsel_mask(clsel_cond_window(c, o >> CLSEL_LOG2_V));
+    return clsel_mask(clsel_cond_funnel(clsel_cond_window(c, o >> CLSEL_LOG2_V),
+                                        clsel_cond_window(c, (o >> CLSEL_LOG2_V) + 1), (uint)(o & (CLSEL_V - 1))));
+}
+
+CLSEL_INLINE int clsel_item_two_rows(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, int whole_store)
+{
+    const clsel_place q = clsel_next_row(p, g);
+    const uint split = g->sh.s0 - p.at.s0;
+    const int4 a = p.off, b = q.off - (int4)(int)split * CLSEL_STRIDES(g, 0);
+    if (!clsel_run_fits(CLSEL_COND, t->cond_dense, a.x, t->cond_windows) ||
+        !clsel_run_fits(CLSEL_COND, t->cond_dense, b.x, t->cond_windows) ||
+        !clsel_run_fits(CLSEL_THEN, t->then_dense, a.y, t->then_windows) ||
+        !clsel_run_fits(CLSEL_THEN, t->then_dense, b.y, t->then_windows) ||
+        !clsel_run_fits(CLSEL_ELSE, t->else_dense, a.z, t->else_windows) ||
+        !clsel_run_fits(CLSEL_ELSE, t->else_dense, b.z, t->else_windows))
+        return 0;
+    const uint4 head = clsel_head_mask(split);
+    uint4 m = clsel_cond_run(t->cond, CLSEL_COND, t->cond_dense, a.x);
+    if (CLSEL_COND == CLSEL_READ_FIXED || !t->cond_dense)
+        m = bitselect(clsel_cond_run(t->cond, CLSEL_COND, t->cond_dense, b.x), m, head);
+    const uint4 x = clsel_two_runs(t->then_, CLSEL_THEN, t->then_dense, a.y, b.y, head);
+    const uint4 y = clsel_two_runs(t->else_, CLSEL_ELSE, t->else_dense, a.z, b.z, head);
+    const uint4 v = bitselect(y, x, m);
+    if (whole_store) {
+        *(global uint4 *)(t->out + a.w) = v;
+    } else {
+#pragma unroll
+        for (uint k = 0; k < CLSEL_V; ++k) t->out[k < split ? a.w + (int)k : q.off.w + (int)(k - split)] = clsel_get(v, k);
+    }
     return 1;
 }
 
-/* An item that crosses rows: the dense inputs (C, TT, E: 1) as 16 bytes all the same, the others element by element,
- * stepping to the next row by carrying the dim indices; the 16 bytes stored at once (the output contiguous). */
-CLSEL_INLINE void clsel_across_rows(CLSEL_PARAMS(clsel_elem), uint C, uint TT, uint E, const clsel_geometry *g,
-                                    clsel_place p)
+/* An item that is not in one row, or not whole: across one row end as two runs where no tensor is strided, else
+ * element by element. A whole item of a dense output is one 16-byte store either way. */
+#if CLSEL_COND == CLSEL_READ_STRIDED || CLSEL_THEN == CLSEL_READ_STRIDED || CLSEL_ELSE == CLSEL_READ_STRIDED || \
+    CLSEL_OUT == CLSEL_WRITE_STRIDED
+#define CLSEL_ANY_STRIDED 1
+#else
+#define CLSEL_ANY_STRIDED 0
+#endif
+CLSEL_INLINE void clsel_item_other(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, uint count,
+                                   uint out_dense)
 {
-    const clsel_place first = p;
-    uint c[4] = {0, 0, 0, 0}, t[4] = {0, 0, 0, 0}, e[4] = {0, 0, 0, 0}; /* the 16 bytes as words (a private
-                                          array of elements read back as a vector would live in memory) */
-#define CLSEL_ELEMENT(k)                                                   \
-    if (!C) c[(k) >> 2] |= (uint)cond[p.off.x] << (((k) & 3) * 8);        \
-    if (!TT) clsel_put(t, k, then_[p.off.y]);                              \
-    if (!E) clsel_put(e, k, else_[p.off.z]);                               \
-    if ((k) + 1 < CLSEL_V) clsel_step(&p, g);
-    CLSEL_EACH_ELEMENT(CLSEL_ELEMENT)
-    const uint4 m = C ? clsel_cond_2(cond + first.off.x) : clsel_mask(CLSEL_WORDS_OF(c));
-    const uint4 a = TT ? clsel_load_2(then_ + first.off.y) : (uint4)(t[0], t[1], t[2], t[3]);
-    const uint4 b = E ? clsel_load_2(else_ + first.off.z) : (uint4)(e[0], e[1], e[2], e[3]);
-    clsel_store(out + first.off.w, bitselect(b, a, m), out_aligned);
+    const int whole_store = out_dense && count == CLSEL_V;
+#if CLSEL_RANK > 1 && !CLSEL_ANY_STRIDED
+    if (count == CLSEL_V && g->sh.s0 >= CLSEL_V && clsel_item_two_rows(t, g, p, whole_store)) return;
+#endif
+    clsel_item_elements(t, g, p, count, whole_store, p.off.w);
 }
 
-/* The short last item, or an item across rows of an output that is not contiguous there, element by element. */
-CLSEL_INLINE void clsel_last_item(CLSEL_PARAMS(clsel_elem), const clsel_geometry *g, clsel_place p)
+/* ---- an item in one row, and a work-item's items all in rows -------------------------------------------------------
+ * An item's V elements from the offsets o: cond's byte picks the input to read (from one address where both inputs
+ * are read alike), or cond's mask selects between both. */
+CLSEL_INLINE void clsel_item_in_row(const clsel_tensors *t, const clsel_geometry *g, int4 o, uint item)
 {
-    for (uint k = 0; k < CLSEL_V && (uint)get_global_id(0) * CLSEL_V + k < n; ++k) {
-        const clsel_elem a = then_[p.off.y], b = else_[p.off.z]; /* both read: a pick between the two
-                               offsets became a stack slot indexed at run time, in clang's NVPTX code */
-        out[p.off.w] = cond[p.off.x] ? a : b;
-        clsel_step(&p, g);
+    uint4 v;
+    if (CLSEL_COND == CLSEL_READ_FIXED) {
+        const int c = t->cond[o.x] != 0;
+        if (CLSEL_THEN == CLSEL_ELSE)
+            v = clsel_read(c ? t->then_ : t->else_, CLSEL_THEN, c ? o.y : o.z, item,
+                           c ? g->ts.s0 : g->es.s0, c ? t->then_windows : t->else_windows);
+        else
+            v = c ? clsel_read(t->then_, CLSEL_THEN, o.y, item, g->ts.s0, t->then_windows)
+                  : clsel_read(t->else_, CLSEL_ELSE, o.z, item, g->es.s0, t->else_windows);
+    } else {
+        const uint4 m = clsel_cond_mask(t->cond, CLSEL_COND, o.x, item, g->cs.s0, t->cond_windows);
+        v = bitselect(clsel_read(t->else_, CLSEL_ELSE, o.z, item, g->es.s0, t->else_windows),
+                      clsel_read(t->then_, CLSEL_THEN, o.y, item, g->ts.s0, t->then_windows), m);
+    }
+    clsel_store(t->out, o.w, item, g->os.s0, v);
+}
+
+/* Every item of the work-item whole and in one row (item k is item0 + k * lanes): cond of all of them first, then the
+ * inputs, then the stores, so that the loads of all are in flight together. Where cond is a mask and every item's is
+ * all true (or all false), only then (or else) is read. */
+#define CLSEL_K CLSEL_ITEMS
+CLSEL_INLINE void clsel_items_in_rows(const clsel_tensors *t, const clsel_geometry *g, const int4 off[CLSEL_K],
+                                      uint item0, uint lanes)
+{
+    uint4 x[CLSEL_K], y[CLSEL_K];
+    if (CLSEL_COND == CLSEL_READ_FIXED) {
+        int c[CLSEL_K];
+#pragma unroll
+        for (uint k = 0; k < CLSEL_K; ++k) c[k] = t->cond[off[k].x] != 0;
+#pragma unroll
+        for (uint k = 0; k < CLSEL_K; ++k) {
+            const uint item = item0 + k * lanes;
+            if (CLSEL_THEN == CLSEL_ELSE)
+                x[k] = clsel_read(c[k] ? t->then_ : t->else_, CLSEL_THEN, c[k] ? off[k].y : off[k].z, item,
+                                  c[k] ? g->ts.s0 : g->es.s0, c[k] ? t->then_windows : t->else_windows);
+            else
+                x[k] = c[k] ? clsel_read(t->then_, CLSEL_THEN, off[k].y, item, g->ts.s0, t->then_windows)
+                            : clsel_read(t->else_, CLSEL_ELSE, off[k].z, item, g->es.s0, t->else_windows);
+        }
+#pragma unroll
+        for (uint k = 0; k < CLSEL_K; ++k)
+            clsel_store(t->out, off[k].w, item0 + k * lanes, g->os.s0, x[k]);
+        return;
+    }
+    uint4 m[CLSEL_K], all = (uint4)0xFFFFFFFFu, any = (uint4)0;
+#pragma unroll
+    for (uint k = 0; k < CLSEL_K; ++k) {
+        m[k] = clsel_cond_mask(t->cond, CLSEL_COND, off[k].x, item0 + k * lanes, g->cs.s0, t->cond_windows);
+        all &= m[k];
+        any |= m[k];
+    }
+    const uint2 both = all.xy & all.zw, either = any.xy | any.zw;
+    const int then_only = (both.x & both.y) == 0xFFFFFFFFu, else_only = (either.x | either.y) == 0;
+#pragma unroll
+    for (uint k = 0; k < CLSEL_K; ++k) x[k] = y[k] = (uint4)0;
+    if (!else_only) {
+#pragma unroll
+        for (uint k = 0; k < CLSEL_K; ++k)
+            x[k] = clsel_read(t->then_, CLSEL_THEN, off[k].y, item0 + k * lanes, g->ts.s0, t->then_windows);
+    }
+    if (!then_only) {
+#pragma unroll
+        for (uint k = 0; k < CLSEL_K; ++k)
+            y[k] = clsel_read(t->else_, CLSEL_ELSE, off[k].z, item0 + k * lanes, g->es.s0, t->else_windows);
+    }
+#pragma unroll
+    for (uint k = 0; k < CLSEL_K; ++k)
+        clsel_store(t->out, off[k].w, item0 + k * lanes, g->os.s0, bitselect(y[k], x[k], m[k]));
+}
+
+/* ---- the kernel -------------------------------------------------------------------------------------------------- */
+kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
+{
+    const uint lanes = (uint)get_local_size(0), items = (n + CLSEL_V - 1) >> CLSEL_LOG2_V, whole = n >> CLSEL_LOG2_V;
+    const uint item0 = (uint)get_group_id(0) * lanes * CLSEL_K + (uint)get_local_id(0);
+    if (item0 >= items) return;
+    const clsel_geometry geometry = {shape, div_mul, div_shift, cond_strides, then_strides, else_strides,
+                                     out_strides, first};
+    const clsel_geometry *g = &geometry;
+    const clsel_tensors t = {cond + cond_origin, then_ + then_origin, else_ + else_origin, out + out_origin,
+                             cond_windows, then_windows, else_windows, CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(0)),
+                             CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(1)), CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(2)),
+                             CLSEL_OUT == CLSEL_WRITE_ROWS && (CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(3)))};
+    clsel_place first_place, step;
+    clsel_locate(&first_place, g, item0 << CLSEL_LOG2_V, first);
+    clsel_locate(&step, g, lanes << CLSEL_LOG2_V, (int4)0);
+
+    /* Where each item lies and whether it is in one row; whether all are whole (the last is). */
+    clsel_place p = first_place;
+    int4 off[CLSEL_K];
+    uint in_row = 0;
+#pragma unroll
+    for (uint k = 0; k < CLSEL_K; ++k) {
+        if (k > 0) clsel_advance(&p, g, &step);
+        off[k] = p.off;
+        in_row |= (uint)clsel_in_row(&p, g) << k;
+    }
+    if (item0 + (CLSEL_K - 1) * lanes < whole && in_row == (1u << CLSEL_K) - 1) {
+        clsel_items_in_rows(&t, g, off, item0, lanes);
+        return;
+    }
+    /* Otherwise one item at a time (a loop that is not unrolled keeps the other paths in the kernel once). */
+    p = first_place;
+#pragma unroll 1
+    for (uint k = 0; k < CLSEL_K; ++k) {
+        const uint item = item0 + k * lanes;
+        if (item >= items) break;
+        if (item < whole && (in_row & (1u << k))) clsel_item_in_row(&t, g, p.off, item);
+        else clsel_item_other(&t, g, p, min((uint)CLSEL_V, n - (item << CLSEL_LOG2_V)), t.out_dense);
+        clsel_advance(&p, g, &step);
     }
 }
-#undef CLSEL_RESTRICT
-#define CLSEL_RESTRICT restrict
-
-/* A kernel: one work-item's 16 bytes of output, with cond, then and else read as C, TT,
- * E (CLSEL_READ_*, literal digits). In one row: cond's mask, then, else, bitselect. */
-#define CLSEL_ARG_NAME(name, cl_type, host_type) name,
-#define CLSEL_ARGS CLSEL_KERNEL_ARGS(CLSEL_ARG_NAME, CLSEL_ARG_NAME, ~)
-#ifdef CLSEL_CODEGEN_MAIN_PATH
-#define CLSEL_OTHER_ITEMS(C, TT, E)
-#else
-#define CLSEL_OTHER_ITEMS(C, TT, E)                                                                         \
-    else if (out_dense && n - (uint)get_global_id(0) * CLSEL_V >= CLSEL_V)                                 \
-        clsel_across_rows(CLSEL_ARGS C == CLSEL_READ_DENSE, TT == CLSEL_READ_DENSE, E == CLSEL_READ_DENSE, &g, p); \
-    else                                                                                                   \
-        clsel_last_item(CLSEL_ARGS &g, p);
-#endif
-#define CLSEL_KERNEL(W, C, TT, E)                                                                  \
-    kernel void CLSEL_KERNEL_NAME(W, C, TT, E)(CLSEL_PARAMS(clsel_elem))                           \
-    {                                                                                             \
-        clsel_geometry g;                                                                         \
-        clsel_place p;                                                                            \
-        cond += cond_off, then_ += then_off, else_ += else_off, out += out_off;                   \
-        if (!clsel_start(CLSEL_ARGS C, TT, E, &g, &p)) return;                                    \
-        if (n - (uint)get_global_id(0) * CLSEL_V >= CLSEL_V && CLSEL_IN_ONE_ROW(p, g)) {          \
-            const uint4 m = clsel_cond_##C(cond + p.off.x);                                       \
-            const uint4 a = clsel_load_##TT(then_ + p.off.y), b = clsel_load_##E(else_ + p.off.z); \
-            clsel_store(out + p.off.w, bitselect(b, a, m), out_aligned);                         \
-        }                                                                                         \
-        CLSEL_OTHER_ITEMS(C, TT, E)                                                               \
-    }
-
-/* The kernels of one width: every input fixed or along rows (0, 1) in both forms, and in
- * the general form every input dense (2) as well. */
-#define CLSEL_KERNELS_E(W, C, TT) CLSEL_KERNEL(W, C, TT, 0) CLSEL_KERNEL(W, C, TT, 1) CLSEL_DENSE_KERNEL(W, C, TT, 2)
-#define CLSEL_KERNELS_T(W, C) CLSEL_KERNELS_E(W, C, 0) CLSEL_KERNELS_E(W, C, 1) CLSEL_DENSE_KERNELS_E(W, C, 2)
-#define CLSEL_WIDTH_KERNELS(W) CLSEL_KERNELS_T(W, 0) CLSEL_KERNELS_T(W, 1) CLSEL_DENSE_KERNELS_T(W, 2)
-#if CLSEL_ALIGNED
-#define CLSEL_DENSE_KERNEL(W, C, TT, E)
-#define CLSEL_DENSE_KERNELS_E(W, C, TT)
-#define CLSEL_DENSE_KERNELS_T(W, C)
-#else
-#define CLSEL_DENSE_KERNEL CLSEL_KERNEL
-#define CLSEL_DENSE_KERNELS_E CLSEL_KERNELS_E
-#define CLSEL_DENSE_KERNELS_T CLSEL_KERNELS_T
-#endif
-
-CLSEL_WIDTH_KERNELS(CLSEL_WIDTH)

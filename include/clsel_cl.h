@@ -8,10 +8,10 @@
  *
  * Contract
  *  - clsel_cl_context_create retains the cl_context and cl_device_id you pass and
- *    compiles nothing. The kernels of an element width (1, 2, 4 or 8 bytes) are built
- *    once, by the first clsel_cl_enqueue that needs them, or ahead of time by
- *    clsel_cl_context_prepare (at model load, say): build failures surface in whichever
- *    call builds. Nothing else is created per call; clsel_cl_context_destroy releases
+ *    compiles nothing. Each kernel (one per element width, number of dims and way of
+ *    reading each tensor) is built once, by the first clsel_cl_enqueue that needs it, or
+ *    ahead of time by clsel_cl_context_prepare_plan (at model load, say): build failures
+ *    surface in whichever call builds. Nothing else is created per call; clsel_cl_context_destroy releases
  *    everything.
  *    The library never creates contexts, queues or sub-buffers of its own here.
  *  - clsel_cl_enqueue only enqueues: no clFinish, no clWaitForEvents, no blocking call.
@@ -68,12 +68,18 @@ CLSEL_API clsel_status clsel_cl_context_create(cl_context context, cl_device_id 
                                                clsel_cl_context **ctx);
 CLSEL_API void clsel_cl_context_destroy(clsel_cl_context *ctx); /* NULL is fine */
 
-/* Builds now the kernels that runs of `dtype` use (those of its element width), so that
- * the first clsel_cl_enqueue of that dtype compiles nothing; does nothing when they are
- * built already, or when the context runs native kernels (clsel_cl_context_path). CLSEL_ERROR_BUILD when the program does not build (the log is then in
- * clsel_cl_build_log(NULL)), CLSEL_ERROR_OPENCL for other OpenCL failures. A failed
+/* Builds now the kernel that same-shape runs of `dtype` use (every tensor dense), so that
+ * the first such clsel_cl_enqueue compiles nothing; clsel_cl_context_prepare_plan builds
+ * those of one plan (each kernel is built once per context, for the layouts that need it).
+ * Both do nothing for kernels built already, or when the context runs native kernels
+ * (clsel_cl_context_path). CLSEL_ERROR_BUILD when a program does not build (the log is then
+ * in clsel_cl_build_log(NULL)), CLSEL_ERROR_OPENCL for other OpenCL failures. A failed
  * build is tried again by the next call that needs it. Safe from any thread. */
 CLSEL_API clsel_status clsel_cl_context_prepare(clsel_cl_context *ctx, clsel_dtype dtype);
+
+/* The kernels clsel_cl_enqueue launches for `plan` over fresh buffers (buffers whose
+ * elements [0] lie elsewhere may need others, built when first launched). */
+CLSEL_API clsel_status clsel_cl_context_prepare_plan(clsel_cl_context *ctx, const clsel_plan *plan);
 
 /* The build log of the programs `ctx` has built (often empty). For NULL: the log of the
  * last failed build on this thread. Never NULL; valid until ctx is destroyed (or, for
@@ -83,8 +89,8 @@ CLSEL_API const char *clsel_cl_build_log(const clsel_cl_context *ctx);
 /* The device name of `ctx`, for logs ("" for NULL). */
 CLSEL_API const char *clsel_cl_device_name(const clsel_cl_context *ctx);
 
-/* How many of the programs `ctx` has built so far (one per element width and form used:
- * 0 to 8) came from the kernel cache on disk instead of a build from source (0 for NULL).
+/* How many of the programs `ctx` has built so far (one per kernel used) came from the
+ * kernel cache on disk instead of a build from source (0 for NULL).
  * Compiled programs are kept between processes,
  * keyed by the library version, the kernel source, the device, its driver and the
  * platform; an entry that does not match or does not load is ignored and replaced.
@@ -109,30 +115,42 @@ typedef enum clsel_cl_path { CLSEL_CL_PATH_KERNELS = 0, CLSEL_CL_PATH_NATIVE = 1
 /* The path `ctx` takes (CLSEL_CL_PATH_KERNELS for NULL). */
 CLSEL_API clsel_cl_path clsel_cl_context_path(const clsel_cl_context *ctx);
 
-/* The exact OpenCL C source and clBuildProgram options of one of clsel's programs: an
- * element width in bytes (1, 2, 4 or 8) and a form (aligned = 1: the kernels for
- * launches whose every 16-byte item lies in one row and on 16-byte boundaries; 0: the
- * general ones). *source points into the library (valid while it is loaded;
- * *source_size bytes, no terminating NUL needed); the options are written into
- * options[options_size]. For compiling the kernels offline and for inspecting their
- * code generation (`clsel kernels`). CLSEL_ERROR_INVALID_ARGUMENT for another width or
- * form, or a NULL pointer; CLSEL_ERROR_OVERFLOW when options_size is too small (64 bytes
- * are enough). */
-CLSEL_API clsel_status clsel_cl_program_text(size_t element_bytes, int aligned, const char **source,
-                                             size_t *source_size, char *options, size_t options_size);
+/* The exact OpenCL C source of clsel's kernels: one source, whose build options make one kernel of it (an element
+ * width, the dims it walks and how it reads and writes each tensor; clsel_cl_plan_kernels says which a plan uses).
+ * *source points into the library (valid while it is loaded; *source_size bytes, no terminating NUL needed). For
+ * compiling the kernels offline and inspecting their code generation (`clsel kernels`). CLSEL_ERROR_INVALID_ARGUMENT
+ * for a NULL pointer. */
+CLSEL_API clsel_status clsel_cl_kernel_source(const char **source, size_t *source_size);
 
-/* How clsel's OpenCL kernels move a plan's tensors (the kernels' path of clsel_cl_enqueue)
- * over buffers whose first bytes lie on 16-byte boundaries (fresh buffers at offset 0):
- * GPUs move memory best in single 16-byte accesses per work-item, which the kernels make
- * of every tensor whose 16 bytes (V = 16 / element size elements; V bytes of cond) lie
- * contiguously on such a boundary. For logs, `clsel kernels --plan` and the benchmark;
- * the kernels' choices may change with any release. */
+/* The kernels that clsel_cl_enqueue launches for `plan` over fresh buffers (each tensor's element [0] at offset 0 of a
+ * buffer of its own), one line per kernel: its name, a space and its clBuildProgram options. Written into
+ * text[text_size] (when not NULL; truncated, NUL-terminated); returns the length the text needed (like snprintf). 0 and
+ * nothing written for a NULL plan or an empty output. */
+CLSEL_API size_t clsel_cl_plan_kernels(const clsel_plan *plan, char *text, size_t text_size);
+
+/* How clsel's OpenCL kernels read and write a tensor (clsel_cl_access.kind): UNIFORM, one element for the whole run,
+ * read once per work-item; FIXED, one element per row (its stride along the innermost dim is 0); ROWS, advancing along
+ * rows, read from aligned 16-byte windows (V bytes of cond) shifted into place; DENSE, contiguous over the run from a
+ * 16-byte boundary, one 16-byte access per 16 bytes; STRIDED, element by element (a stepped, reversed or transposed
+ * view, or a buffer whose alignment is not known). The output is DENSE, ROWS or STRIDED. */
+typedef enum clsel_cl_kind {
+    CLSEL_CL_UNIFORM = 0,
+    CLSEL_CL_FIXED = 1,
+    CLSEL_CL_ROWS = 2,
+    CLSEL_CL_DENSE = 3,
+    CLSEL_CL_STRIDED = 4
+} clsel_cl_kind;
+
+/* How clsel's OpenCL kernels move a plan's tensors (the kernels' path of clsel_cl_enqueue) over fresh buffers: GPUs
+ * move memory best in single 16-byte accesses per work-item, which the kernels make of every tensor whose 16 bytes (V =
+ * 16 / element size elements; V bytes of cond) lie in one row, or across rows in a dense tensor. For logs, `clsel
+ * kernels --plan` and the benchmark; the kernels' choices may change with any release. */
 typedef struct clsel_cl_access {
-    int32_t aligned_form; /* 1: the aligned program form serves it (every item in one row, aligned) */
-    double rows_crossed;  /* share of the work-items whose V elements cross a row */
-    double bytes[4];      /* bytes the kernels' loads and stores move per output element,
-                           * per tensor (cond, then, else, out) */
-    double wide[4];       /* of those, the share moved by single 16-byte (cond: V-byte) accesses */
+    int32_t rank;        /* the dims the kernel walks (its rank class: 1, 2, 3, 4 or 8) */
+    int32_t kind[4];     /* cond, then, else, out: a clsel_cl_kind */
+    double rows_crossed; /* share of the 16-byte items whose V elements cross a row */
+    double bytes[4];     /* bytes the kernels' loads and stores move per output element, per tensor (a model) */
+    double wide[4];      /* of those, the share moved by single 16-byte (cond: V-byte) accesses */
 } clsel_cl_access;
 
 /* Fills *access (when not NULL) for `plan` and writes a one-line account of it into

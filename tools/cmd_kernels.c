@@ -1,6 +1,7 @@
-/* cmd_kernels.c - clsel kernels: the exact OpenCL C source and build options of one of
- * the library's programs, for compiling it offline and for the code-generation check
- * (tests/system/gpu_codegen.py); or, with --plan, how the kernels move a plan's tensors. */
+/* cmd_kernels.c - clsel kernels: the exact OpenCL C source of the library's kernels, for
+ * compiling them offline and for the code-generation check (tests/system/gpu_codegen.py);
+ * with --plan, the kernels a plan launches (name and build options) and how they move its
+ * tensors. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,22 +9,22 @@
 #include "clsel_cl.h"
 
 static const char help[] =
-    "usage: clsel kernels [--width 1|2|4|8] [--aligned 0|1] [--options]\n"
+    "usage: clsel kernels\n"
     "       clsel kernels --plan DTYPE COND THEN ELSE [--broadcast numpy|none|pdpd] [--axis N]\n"
     "                     [--cond-broadcast one-way|bidirectional]\n\n"
-    "Prints the OpenCL C source of one of clsel's programs exactly as the library builds\n"
-    "it (default: element width 4, aligned form), or with --options only its\n"
-    "clBuildProgram options. A program has two forms: --aligned 1 for launches whose every\n"
-    "16-byte item lies in one row and on 16-byte boundaries, 0 for the others. For\n"
-    "example, NVIDIA PTX of the f32 kernels:\n\n"
-    "  clsel kernels --width 4 > select_w4.cl\n"
-    "  clang -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -O3 $(clsel kernels --width 4 --options) \\\n"
-    "        -Xclang -mlink-bitcode-file -Xclang /usr/lib/clc/nvptx64--nvidiacl.bc -S select_w4.cl\n\n"
-    "--plan says how the kernels read and write each tensor of a plan (shapes as 2,3,4 or\n"
-    "{2,3,4}, {} for a scalar) over fresh buffers: the program form, the share of the\n"
-    "work-items that cross a row, and the share of each tensor's bytes that move in\n"
-    "single 16-byte accesses, for example:\n\n"
-    "  clsel kernels --plan f32 1000,5 1000,5 1000,1\n";
+    "Prints the OpenCL C source of clsel's kernels exactly as the library builds it: one\n"
+    "source, whose build options make one kernel (an element width, the dims it walks, how\n"
+    "it reads each input and writes the output). --plan prints, for a plan over fresh\n"
+    "buffers (shapes as 2,3,4 or {2,3,4}, {} for a scalar), how the kernels read and write\n"
+    "each tensor, the share of the 16-byte items that cross a row and of each tensor's\n"
+    "bytes that move in single 16-byte accesses, then one line per kernel it launches:\n"
+    "'kernel NAME OPTIONS'. For example, NVIDIA PTX of what an f32 plan launches (clang 15\n"
+    "and libclc, Debian's clang-15 and libclc-15):\n\n"
+    "  clsel kernels > select.cl\n"
+    "  clsel kernels --plan f32 1000,5 1000,5 1000,1\n"
+    "  clang-15 -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -O3 OPTIONS \\\n"
+    "        -Xclang -mlink-bitcode-file -Xclang /usr/lib/clc/nvptx64--nvidiacl.bc -S select.cl\n";
+
 
 /* --plan: the plan of the arguments after it, and its access line. */
 static int describe_plan(int argc, char **argv, int first)
@@ -55,46 +56,33 @@ static int describe_plan(int argc, char **argv, int first)
     clsel_plan *plan = NULL;
     const clsel_status st = clsel_plan_create(dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan);
     if (st != CLSEL_SUCCESS) return cli_fail("%s: %s", clsel_status_string(st), clsel_last_error());
-    char text[1024];
+    char text[2048];
     if (clsel_cl_plan_access(plan, NULL, text, sizeof text) == 0) snprintf(text, sizeof text, "an empty output: no launch");
     printf("%s\n", text);
+    clsel_cl_plan_kernels(plan, text, sizeof text);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        const int length = end ? (int)(end - line) : (int)strlen(line);
+        printf("kernel %.*s\n", length, line);
+        line += length + (end != NULL);
+    }
     clsel_plan_destroy(plan);
     return CLI_OK;
 }
 
 int cmd_kernels(int argc, char **argv)
 {
-    int64_t width = 4, aligned = 1;
-    int options_only = 0;
     for (int i = 1; i < argc; ++i) {
-        const char *value = NULL;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(help, stdout);
             return CLI_OK;
-        } else if (strcmp(argv[i], "--plan") == 0) {
-            return describe_plan(argc, argv, i + 1);
-        } else if (strcmp(argv[i], "--options") == 0) {
-            options_only = 1;
-        } else if (cli_option(argc, argv, &i, "--width", &value)) {
-            if (!value || cli_parse_int64(value, &width) != 0)
-                return cli_usage("kernels", "--width needs a number of bytes (1, 2, 4 or 8)");
-        } else if (cli_option(argc, argv, &i, "--aligned", &value)) {
-            if (!value || cli_parse_int64(value, &aligned) != 0)
-                return cli_usage("kernels", "--aligned needs 0 or 1");
-        } else {
-            return cli_usage("kernels", "unexpected argument '%s'", argv[i]);
         }
+        if (strcmp(argv[i], "--plan") == 0) return describe_plan(argc, argv, i + 1);
+        return cli_usage("kernels", "unexpected argument '%s'", argv[i]);
     }
     const char *source = NULL;
     size_t size = 0;
-    char options[128];
-    if (width < 1 || width > 8 || aligned < 0 || aligned > 1 ||
-        clsel_cl_program_text((size_t)width, (int)aligned, &source, &size, options, sizeof options) != CLSEL_SUCCESS)
-        return cli_usage("kernels", "%s",
-                         width < 1 || width > 8 || aligned < 0 || aligned > 1 ? "no such program" : clsel_last_error());
-    if (options_only)
-        printf("%s\n", options);
-    else
-        fwrite(source, 1, size, stdout);
+    if (clsel_cl_kernel_source(&source, &size) != CLSEL_SUCCESS) return cli_fail("%s", clsel_last_error());
+    fwrite(source, 1, size, stdout);
     return CLI_OK;
 }

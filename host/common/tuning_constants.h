@@ -70,6 +70,8 @@
 #define CL_PIECE_MAX_ELEMENTS (((int64_t)INT32_MAX / 64 - 1) * 64)
 /* Work-group size, or the largest power of two below it that the device and every kernel allow. */
 #define CL_GROUP_ITEMS 256
+/* 16-byte items per work-item, by element width (1, 2, 4, 8 bytes): docs/tuning.md. */
+#define CL_ITEMS_BY_WIDTH {4, 4, 4, 4}
 
 /* ---- the runtime (host/runtime/; CLSEL_RUNTIME_MIN_DEVICE_BYTES is public, include/clsel.h) ---- */
 

@@ -1,11 +1,10 @@
-/* cl_context.c - see cl_context.h. A program is built (or loaded from the disk cache, cl_cache.c) when a run first
- * needs it, so that a context costs no compile until then and a process compiles only the widths it uses. */
+/* cl_context.c - see cl_context.h. A program is built (or loaded from the disk cache, cl_cache.c) when a launch first
+ * needs its kernel, so that a context costs no compile until then and a process compiles only the kernels it uses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc.h"
-#include "common/element_width.h"
 #include "common/error.h"
 #include "common/tuning_constants.h" /* CL_GROUP_ITEMS */
 #include "opencl/cl_cache.h"
@@ -81,12 +80,12 @@ static char *read_build_log(const clsel_cl_context *ctx, cl_program program)
     return log;
 }
 
-/* The program of one element width and form: from the disk cache, else built from source (then kept in the cache). */
-static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size, program_form form, kernel_program *kp)
+/* The program of one variant: from the disk cache, else built from source (then kept in the cache). */
+static clsel_status build_program(const clsel_cl_context *ctx, kernel_program *kp)
 {
     const clsel_cl_api *cl = ctx->cl;
-    char options[64];
-    clsel_priv_cl_program_options(elem_size, form, options, sizeof options);
+    char options[256];
+    clsel_priv_cl_program_options(&kp->variant, options, sizeof options);
     const char *source = (const char *)clsel_priv_cl_source;
     size_t length = clsel_priv_cl_source_size;
     /* A binary from an earlier process (docs/performance.md, "First call"). */
@@ -119,97 +118,86 @@ static clsel_status build_program(const clsel_cl_context *ctx, size_t elem_size,
     return CLSEL_SUCCESS;
 }
 
-static clsel_status create_kernels(const clsel_cl_context *ctx, size_t elem_size, program_form form, kernel_program *wp)
+/* The kernel object, and a work-group of CL_GROUP_ITEMS work-items or the largest power of two below it that the
+ * device and the kernel allow. */
+static clsel_status create_kernel(const clsel_cl_context *ctx, kernel_program *kp)
 {
     const clsel_cl_api *cl = ctx->cl;
-    /* Work-groups of CL_GROUP_ITEMS items, or the largest power of two the device and every kernel allow. */
-    wp->work_group_size = CL_GROUP_ITEMS;
-    while (wp->work_group_size > ctx->max_work_group_size && wp->work_group_size > 1) wp->work_group_size /= 2;
-    for (int k = 0; k < KERNELS_MAX; ++k) {
-        if (!clsel_priv_cl_form_has_kernel(form, k)) continue;
-        kernel_slot *slot = &wp->kernels[k];
-        char name[64];
-        cl_int err = CL_SUCCESS;
-        clsel_priv_cl_kernel_name(elem_size, k, name, sizeof name);
-        slot->kernel = cl->clCreateKernel(wp->program, name, &err);
-        if (!slot->kernel || err != CL_SUCCESS) {
-            slot->kernel = NULL;
-            return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateKernel(%s) failed", name);
-        }
-        size_t kernel_wg = 0;
-        err = cl->clGetKernelWorkGroupInfo(slot->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg,
-                                           &kernel_wg, NULL);
-        if (err != CL_SUCCESS)
-            return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetKernelWorkGroupInfo(%s) failed", name);
-        while (wp->work_group_size > kernel_wg && wp->work_group_size > 1) wp->work_group_size /= 2;
+    char name[64];
+    cl_int err = CL_SUCCESS;
+    clsel_priv_cl_kernel_name(&kp->variant, name, sizeof name);
+    kp->kernel = cl->clCreateKernel(kp->program, name, &err);
+    if (!kp->kernel || err != CL_SUCCESS) {
+        kp->kernel = NULL;
+        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clCreateKernel(%s) failed", name);
     }
+    size_t kernel_wg = 0;
+    err = cl->clGetKernelWorkGroupInfo(kp->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg,
+                                       &kernel_wg, NULL);
+    if (err != CL_SUCCESS)
+        return clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "clGetKernelWorkGroupInfo(%s) failed", name);
+    kp->work_group_size = CL_GROUP_ITEMS;
+    while ((kp->work_group_size > ctx->max_work_group_size || kp->work_group_size > kernel_wg) &&
+           kp->work_group_size > 1)
+        kp->work_group_size /= 2;
     return CLSEL_SUCCESS;
 }
 
-/* Releases what a build of `wp` made (after a failure, or with the context); the slots' locks stay. */
-static void release_program(const clsel_cl_context *ctx, kernel_program *wp)
+static void release_program(const clsel_cl_context *ctx, kernel_program *kp)
 {
-    for (int k = 0; k < KERNELS_MAX; ++k) {
-        if (wp->kernels[k].kernel) ctx->cl->clReleaseKernel(wp->kernels[k].kernel);
-        wp->kernels[k].kernel = NULL;
-    }
-    if (wp->program) ctx->cl->clReleaseProgram(wp->program);
-    wp->program = NULL;
-    clsel_priv_free(wp->build_log);
-    wp->build_log = NULL;
-    wp->cached = 0;
-    atomic_store_explicit(&wp->built, 0, memory_order_relaxed);
+    if (!kp) return;
+    if (kp->kernel) ctx->cl->clReleaseKernel(kp->kernel);
+    if (kp->program) ctx->cl->clReleaseProgram(kp->program);
+    clsel_mutex_destroy(&kp->lock);
+    clsel_priv_free(kp->build_log);
+    clsel_priv_free(kp);
 }
 
-clsel_status clsel_priv_cl_context_program(clsel_cl_context *ctx, size_t elem_size, program_form form,
-                                           const kernel_program **out)
+clsel_status clsel_priv_cl_context_kernel(clsel_cl_context *ctx, const kernel_variant *variant, kernel_program **out)
 {
-    const int w = clsel_priv_width_index(elem_size);
-    if (w < 0) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "no kernels for elements of %zu bytes", elem_size);
-    kernel_program *kp = &ctx->programs[w][form];
-    *out = kp;
-    /* Every enqueue asks: once built, an acquire load answers without the lock (the program and kernels, written
+    const int index = clsel_priv_cl_variant_index(variant);
+    if (index < 0)
+        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "no kernel for elements of %zu bytes and rank class %d",
+                               variant->width, variant->rank);
+    /* Every launch asks: once built, an acquire load answers without the lock (the program and kernel, written
      * before the release store below, never change). */
-    if (atomic_load_explicit(&kp->built, memory_order_acquire)) return CLSEL_SUCCESS;
+    *out = atomic_load_explicit(&ctx->kernels[index], memory_order_acquire);
+    if (*out) return CLSEL_SUCCESS;
     clsel_status st = CLSEL_SUCCESS;
-    clsel_mutex_lock(&kp->build_lock); /* other programs' runs go on meanwhile */
-    if (!atomic_load_explicit(&kp->built, memory_order_relaxed)) { /* a failed build is tried again next time */
-        st = build_program(ctx, elem_size, form, kp);
-        if (st == CLSEL_SUCCESS) st = create_kernels(ctx, elem_size, form, kp);
-        if (st == CLSEL_SUCCESS) atomic_store_explicit(&kp->built, 1, memory_order_release);
-        else release_program(ctx, kp);
+    clsel_mutex_lock(&ctx->build_lock); /* runs of kernels built already go on meanwhile */
+    *out = atomic_load_explicit(&ctx->kernels[index], memory_order_relaxed);
+    if (!*out) { /* a failed build is tried again next time */
+        kernel_program *kp = clsel_priv_calloc(1, sizeof *kp);
+        if (!kp || clsel_mutex_init(&kp->lock) != 0) {
+            clsel_priv_free(kp);
+            st = clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "out of host memory for a kernel");
+        } else {
+            kp->variant = *variant;
+            st = build_program(ctx, kp);
+            if (st == CLSEL_SUCCESS) st = create_kernel(ctx, kp);
+            if (st == CLSEL_SUCCESS) {
+                atomic_store_explicit(&ctx->kernels[index], kp, memory_order_release);
+                *out = kp;
+            } else {
+                release_program(ctx, kp);
+            }
+        }
     }
-    clsel_mutex_unlock(&kp->build_lock);
+    clsel_mutex_unlock(&ctx->build_lock);
     return st;
 }
 
+/* The kernel of same-shape runs: every tensor dense (read as ROWS, with the dense bits). */
 clsel_status clsel_cl_context_prepare(clsel_cl_context *ctx, clsel_dtype dtype)
 {
     if (!ctx) return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_context_prepare: ctx is NULL");
     const size_t size = clsel_dtype_size(dtype);
     if (size == 0)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_context_prepare: unknown dtype %d", (int)dtype);
-    clsel_status st = CLSEL_SUCCESS;
-    for (int form = 0; form < PROGRAM_FORMS && st == CLSEL_SUCCESS && ctx->path == CLSEL_CL_PATH_KERNELS; ++form) {
-        const kernel_program *kp = NULL;
-        st = clsel_priv_cl_context_program(ctx, size, (program_form)form, &kp);
-    }
-    return st;
-}
-
-/* The context's locks, numbered: per program, its build lock, then one per kernel slot. */
-enum { PROGRAMS = ELEMENT_WIDTHS * PROGRAM_FORMS, LOCKS_PER_PROGRAM = 1 + KERNELS_MAX };
-
-static kernel_program *program_at(clsel_cl_context *ctx, int i)
-{
-    return &ctx->programs[i / PROGRAM_FORMS][i % PROGRAM_FORMS];
-}
-
-static clsel_mutex *lock_at(clsel_cl_context *ctx, int i)
-{
-    kernel_program *kp = program_at(ctx, i / LOCKS_PER_PROGRAM);
-    const int k = i % LOCKS_PER_PROGRAM;
-    return k == 0 ? &kp->build_lock : &kp->kernels[k - 1].lock;
+    if (ctx->path != CLSEL_CL_PATH_KERNELS) return CLSEL_SUCCESS;
+    const kernel_variant same = {size, 1, {CLSEL_READ_ROWS, CLSEL_READ_ROWS, CLSEL_READ_ROWS}, CLSEL_WRITE_ROWS, 1};
+    kernel_program *kp = NULL;
+    return clsel_priv_cl_context_kernel(ctx, &same, &kp);
 }
 
 clsel_status clsel_cl_context_create(cl_context context, cl_device_id device, clsel_cl_context **out)
@@ -234,11 +222,10 @@ clsel_status clsel_cl_context_create(cl_context context, cl_device_id device, cl
     }
     if (err == CL_SUCCESS) ctx->device = device;
     st = err != CL_SUCCESS ? clsel_priv_fail_cl(CLSEL_ERROR_OPENCL, err, "%s failed", what) : query_device(ctx);
-    while (st == CLSEL_SUCCESS && ctx->locks_ready < PROGRAMS * LOCKS_PER_PROGRAM)
-        if (clsel_mutex_init(lock_at(ctx, ctx->locks_ready)) == 0)
-            ++ctx->locks_ready;
-        else
-            st = clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the context's locks");
+    if (st == CLSEL_SUCCESS) {
+        if (clsel_mutex_init(&ctx->build_lock) == 0) ctx->build_lock_ready = 1;
+        else st = clsel_priv_fail(CLSEL_ERROR_OUT_OF_MEMORY, "cannot create the context's lock");
+    }
     if (st == CLSEL_SUCCESS) *out = ctx;
     else clsel_cl_context_destroy(ctx);
     return st;
@@ -248,8 +235,8 @@ void clsel_cl_context_destroy(clsel_cl_context *ctx)
 {
     if (!ctx) return;
     const clsel_cl_api *cl = ctx->cl;
-    for (int i = 0; i < PROGRAMS; ++i) release_program(ctx, program_at(ctx, i));
-    for (int i = 0; i < ctx->locks_ready; ++i) clsel_mutex_destroy(lock_at(ctx, i));
+    for (int i = 0; i < KERNEL_VARIANTS; ++i) release_program(ctx, atomic_load(&ctx->kernels[i]));
+    if (ctx->build_lock_ready) clsel_mutex_destroy(&ctx->build_lock);
     if (ctx->device) cl->clReleaseDevice(ctx->device);
     if (ctx->context) cl->clReleaseContext(ctx->context);
     clsel_priv_free(ctx);
@@ -258,13 +245,11 @@ void clsel_cl_context_destroy(clsel_cl_context *ctx)
 const char *clsel_cl_build_log(const clsel_cl_context *ctx)
 {
     if (!ctx) return failed_build_log;
-    /* The first non-empty log of the programs built so far (they differ only in width and form). */
+    /* The first non-empty log of the programs built so far (they differ only in their build options). */
     const char *log = "";
-    for (int i = 0; i < PROGRAMS && !*log; ++i) {
-        kernel_program *kp = program_at((clsel_cl_context *)ctx, i);
-        clsel_mutex_lock(&kp->build_lock);
-        if (kp->build_log) log = kp->build_log;
-        clsel_mutex_unlock(&kp->build_lock);
+    for (int i = 0; i < KERNEL_VARIANTS && !*log; ++i) {
+        const kernel_program *kp = atomic_load_explicit(&ctx->kernels[i], memory_order_acquire);
+        if (kp && kp->build_log) log = kp->build_log;
     }
     return log;
 }
@@ -277,11 +262,9 @@ int clsel_cl_program_cached(const clsel_cl_context *ctx)
 {
     if (!ctx) return 0;
     int cached = 0;
-    for (int i = 0; i < PROGRAMS; ++i) {
-        kernel_program *kp = program_at((clsel_cl_context *)ctx, i);
-        clsel_mutex_lock(&kp->build_lock);
-        cached += kp->cached;
-        clsel_mutex_unlock(&kp->build_lock);
+    for (int i = 0; i < KERNEL_VARIANTS; ++i) {
+        const kernel_program *kp = atomic_load_explicit(&ctx->kernels[i], memory_order_acquire);
+        cached += kp && kp->cached;
     }
     return cached;
 }

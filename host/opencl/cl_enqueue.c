@@ -80,6 +80,7 @@ static clsel_status check_tensor(const clsel_cl_context *ctx, const char *name, 
                  : ctx->base_align >= 16    ? (int)(t->root_offset % 16)
                                             : -1;
     t->mappable = !(root_flags & (CL_MEM_HOST_NO_ACCESS | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY));
+    t->size = buffer_size;
     *span = (plan_span){t->root, t->root_offset};
     return CLSEL_SUCCESS;
 }
@@ -94,8 +95,8 @@ clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan, cl_
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_enqueue: %s is NULL",
                                !ctx ? "ctx" : !plan ? "plan" : "queue");
     static const char *const names[PLAN_OPERANDS] = {"cond", "then", "else", "out"};
-    cl_tensor t[PLAN_OPERANDS] = {{cond, cond_offset, NULL, 0, -1, 0}, {then_mem, then_offset, NULL, 0, -1, 0},
-                                  {else_mem, else_offset, NULL, 0, -1, 0}, {out, out_offset, NULL, 0, -1, 0}};
+    cl_tensor t[PLAN_OPERANDS] = {{cond, cond_offset, NULL, 0, -1, 0, 0}, {then_mem, then_offset, NULL, 0, -1, 0, 0},
+                                  {else_mem, else_offset, NULL, 0, -1, 0, 0}, {out, out_offset, NULL, 0, -1, 0, 0}};
     plan_span spans[PLAN_OPERANDS];
     clsel_status st = check_queue(ctx, queue);
     if (st == CLSEL_SUCCESS && num_events_in_wait_list > 0 && !event_wait_list)

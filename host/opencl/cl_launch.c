@@ -4,6 +4,7 @@
 #include "opencl/cl_launch.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "common/tuning.h"
 #include "common/tuning_constants.h" /* CL_PIECE_MAX_ELEMENTS */
@@ -20,96 +21,96 @@ static void divider(uint64_t d, cl_uint *m, cl_uint *s)
     *m = (cl_uint)((((uint64_t)1 << 32) * (((uint64_t)1 << shift) - d)) / d + 1);
 }
 
-/* Whether tensor t's element `at` (of `size` bytes) lies on a multiple of `bytes`. */
-static int on_boundary(const cl_tensor *t, int64_t at, int64_t size, int64_t bytes)
-{
-    return t->align16 >= 0 && (((int64_t)t->align16 + at * size) % bytes + bytes) % bytes == 0;
-}
-
-/* How a piece is launched: its form, its kernel (CLSEL_KERNEL_INDEX: how each input is read) and whether out's first
- * element lies on 16 bytes. An advancing tensor is aligned when its first element lies on V elements' bytes (16; V for
- * cond) and so do every item's: it is dense, or every item lies in one row (rank 1, or rows a multiple of V) and its
- * rows start V-element multiples apart. The aligned form takes a piece of one-row items and aligned tensors; elsewhere
- * a dense, aligned input gets a kernel that reads it as 16 bytes per item. */
+/* How one piece is launched: its kernel variant (a read kind per input and a write kind for the output,
+ * cl/select_contract.h) and each tensor's origin, windows and element 0, as the contract defines them. */
 typedef struct piece_launch {
-    program_form form;
-    int kernel;
-    cl_uint out_aligned;
+    kernel_variant variant;
+    int kind[PLAN_OPERANDS];        /* each tensor as clsel_cl_access says it (clsel_cl_kind) */
+    cl_uint dense;                  /* CLSEL_DENSE_BIT of each dense tensor */
+    cl_ulong origin[PLAN_OPERANDS]; /* elements (cond: bytes) from the buffer's first byte */
+    cl_uint windows[PLAN_OPERANDS]; /* whole windows from the origin to the buffer's end */
+    cl_int first[PLAN_OPERANDS];    /* the piece's element 0 from the origin */
 } piece_launch;
 
-static piece_launch piece_layout(const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS])
+/* Where tensor op's origin lies and whether its windows may be read: its lowest touched element, moved down to a
+ * window boundary (16 bytes; V bytes for cond) when the buffer's alignment is known, the move is a whole number of
+ * elements and the bytes it moves over are in the buffer. Sets the launch's origin, windows and first; returns
+ * whether windows are usable and, in *shifted, whether the origin was moved. */
+static int place_origin(const plan_iter *piece, int op, size_t size, const cl_tensor *t, piece_launch *launch,
+                        int *shifted)
 {
-    const int64_t v = 16 / (int64_t)w;
-    const int one_row = piece->rank == 1 || (piece->rank > 1 && piece->dims[0] % v == 0);
-    int all_aligned = one_row, read[3] = {CLSEL_READ_FIXED, CLSEL_READ_FIXED, CLSEL_READ_FIXED};
-    piece_launch launch = {PROGRAM_ANY, 0, 0};
+    const int64_t window = op == PLAN_COND ? 16 / (int64_t)launch->variant.width : 16;
+    int64_t lo, hi;
+    clsel_priv_plan_iter_span(piece, op, &lo, &hi);
+    const int64_t element0 = (int64_t)(t->offset / size), lowest = (element0 + lo) * (int64_t)size;
+    int64_t shift = 0;
+    int windows = t->align16 >= 0;
+    if (windows) {
+        const int64_t start_align = ((t->align16 - (int64_t)(t->offset % 16)) % 16 + 16) % 16; /* mem's first byte */
+        shift = (start_align + lowest) % window;
+        windows = shift % (int64_t)size == 0 && shift <= lowest;
+    }
+    if (!windows) shift = 0;
+    const int64_t origin = (lowest - shift) / (int64_t)size;
+    launch->origin[op] = (cl_ulong)origin;
+    launch->first[op] = (cl_int)(element0 + piece->base[op] - origin);
+    const uint64_t whole = windows ? ((uint64_t)t->size - (uint64_t)(lowest - shift)) / (uint64_t)window : 0;
+    launch->windows[op] = (cl_uint)(whole < UINT32_MAX ? whole : UINT32_MAX);
+    *shifted = shift != 0;
+    return windows;
+}
+
+/* The piece's kernel variant and each tensor's origin. Each tensor is, as clsel_cl_kind names it: UNIFORM (one element
+ * for the whole piece), FIXED (one element along dim 0), DENSE (advancing by one along it and contiguous over the piece
+ * from a window boundary), ROWS (advancing by one, windows usable) or STRIDED (anything else). The kernel reads
+ * UNIFORM and FIXED inputs as FIXED, DENSE and ROWS ones as ROWS with the dense bit, and writes the output as ROWS
+ * (DENSE with its bit) or STRIDED. */
+static const int read_of_kind[] = {[CLSEL_CL_UNIFORM] = CLSEL_READ_FIXED, [CLSEL_CL_FIXED] = CLSEL_READ_FIXED,
+                                   [CLSEL_CL_ROWS] = CLSEL_READ_ROWS, [CLSEL_CL_DENSE] = CLSEL_READ_ROWS,
+                                   [CLSEL_CL_STRIDED] = CLSEL_READ_STRIDED};
+
+/* Whether input op is the output's own memory (a run in place): its windows may hold elements that other work-items
+ * are writing, so it is read no wider than its elements unless it is dense (then every window is one item's). */
+static int in_place(const cl_tensor t[PLAN_OPERANDS], int op)
+{
+    return op != PLAN_OUT && t[op].root && t[op].root == t[PLAN_OUT].root && t[op].root_offset == t[PLAN_OUT].root_offset;
+}
+
+static void piece_layout(const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], piece_launch *launch)
+{
+    memset(launch, 0, sizeof *launch);
+    launch->variant.width = w;
+    launch->variant.rank = clsel_priv_cl_rank_class(piece->rank);
     for (int op = 0; op < PLAN_OPERANDS; ++op) {
-        if (piece->rank == 0 || piece->strides[op][0] == 0) continue; /* one element a row: no wide access */
-        const int64_t size = (int64_t)(op == PLAN_COND ? 1 : w);
-        const int dense = clsel_priv_plan_iter_dense(piece, op);
-        int rows = one_row;
-        for (int32_t d = 1; d < piece->rank; ++d) rows = rows && piece->strides[op][d] % v == 0;
-        const int aligned = on_boundary(&t[op], piece->base[op], size, v * size) && (dense || rows);
-        if (op == PLAN_OUT) launch.out_aligned = (cl_uint)aligned;
-        else read[op] = dense && aligned ? CLSEL_READ_DENSE : CLSEL_READ_ROWS;
-        all_aligned = all_aligned && aligned;
+        const size_t size = op == PLAN_COND ? 1 : w;
+        int shifted = 0, uniform = 1;
+        const int windows = place_origin(piece, op, size, &t[op], launch, &shifted);
+        for (int32_t d = 0; d < piece->rank; ++d) uniform = uniform && piece->strides[op][d] == 0;
+        const int64_t step = piece->rank > 0 ? piece->strides[op][0] : 1;
+        const int dense = windows && !shifted && clsel_priv_plan_iter_dense(piece, op);
+        int kind = step != 1 || !windows ? CLSEL_CL_STRIDED : dense ? CLSEL_CL_DENSE : CLSEL_CL_ROWS;
+        if (kind == CLSEL_CL_ROWS && in_place(t, op)) kind = CLSEL_CL_STRIDED;
+        if (op != PLAN_OUT && step == 0) kind = uniform ? CLSEL_CL_UNIFORM : CLSEL_CL_FIXED;
+        launch->kind[op] = kind;
+        if (kind == CLSEL_CL_DENSE) launch->dense |= CLSEL_DENSE_BIT(op);
+        if (op == PLAN_OUT)
+            launch->variant.write = kind == CLSEL_CL_STRIDED ? CLSEL_WRITE_STRIDED : CLSEL_WRITE_ROWS;
+        else
+            launch->variant.read[op] = read_of_kind[kind];
     }
-    launch.form = all_aligned ? PROGRAM_ALIGNED : PROGRAM_ANY;
-    for (int op = 0; op < 3 && all_aligned; ++op) /* the aligned form reads every advancing input so */
-        if (read[op] == CLSEL_READ_DENSE) read[op] = CLSEL_READ_ROWS;
-    launch.kernel = CLSEL_KERNEL_INDEX(read[PLAN_COND], read[PLAN_THEN], read[PLAN_ELSE]);
-    return launch;
+    int all_dense = 1; /* every tensor the kernel reads or writes as ROWS is dense */
+    for (int op = 0; op < PLAN_OPERANDS; ++op) all_dense = all_dense && launch->kind[op] != CLSEL_CL_ROWS;
+    launch->variant.dense = all_dense;
 }
 
-/* The kernels step by one element along dim 0 in the output and in every input that advances (cl/select.cl). A space
- * where some tensor steps otherwise there (a strided view) gets a dim of one element below the rest: every element is
- * then found through the strides, items element by element. */
-static int needs_unit_dim(const plan_iter *it)
-{
-    if (it->rank == 0) return 0;
-    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        if (it->strides[op][0] != 0 && it->strides[op][0] != 1) return 1;
-    return it->strides[PLAN_OUT][0] != 1;
-}
-
-static void add_unit_dim(plan_iter *it)
-{
-    for (int32_t d = it->rank; d > 0; --d) {
-        it->dims[d] = it->dims[d - 1];
-        for (int t = 0; t < PLAN_OPERANDS; ++t) it->strides[t][d] = it->strides[t][d - 1];
-    }
-    it->dims[0] = 1;
-    for (int t = 0; t < PLAN_OPERANDS; ++t) it->strides[t][0] = 0;
-    ++it->rank;
-}
-
-/* The pieces of a space as launched: at most `most` elements and span each, of rank below CLSEL_MAX_RANK when they
- * need a dim of one (one index of the highest dim each: a box has the dims below it). */
-static int split_pieces(plan_split *pieces, const plan_iter *it, int64_t most)
-{
-    const int unit = needs_unit_dim(it);
-    int64_t elements = most;
-    if (unit && it->rank == CLSEL_MAX_RANK && it->count / it->dims[CLSEL_MAX_RANK - 1] < elements)
-        elements = it->count / it->dims[CLSEL_MAX_RANK - 1];
-    clsel_priv_plan_split(pieces, it, elements, most);
-    return unit;
-}
-
-static void piece_at(const plan_split *pieces, int64_t k, int unit, plan_iter *piece)
-{
-    clsel_priv_plan_split_box(pieces, k, piece);
-    if (unit) add_unit_dim(piece);
-}
-
-/* One launch over a piece: 16 bytes of output per work-item. */
-static cl_int launch_piece(const clsel_cl_context *ctx, const kernel_program *kp, cl_command_queue queue,
-                           const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], piece_launch how,
+/* One launch over a piece: CLSEL_ITEMS 16-byte items of output per work-item. */
+static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_command_queue queue,
+                           const plan_iter *piece, const cl_tensor t[PLAN_OPERANDS], const piece_launch *how,
                            cl_uint num_wait, const cl_event *wait_list, cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
     cl_uint8 shape, mul, shift;
     cl_int8 strides[PLAN_OPERANDS];
-    cl_ulong off[PLAN_OPERANDS];
     for (int d = 0; d < 8; ++d) {
         const uint64_t extent = d < piece->rank ? (uint64_t)piece->dims[d] : 1;
         shape.s[d] = (cl_uint)extent;
@@ -117,30 +118,28 @@ static cl_int launch_piece(const clsel_cl_context *ctx, const kernel_program *kp
         for (int op = 0; op < PLAN_OPERANDS; ++op)
             strides[op].s[d] = d < piece->rank ? (cl_int)piece->strides[op][d] : 0;
     }
-    for (int op = 0; op < PLAN_OPERANDS; ++op)
-        off[op] = t[op].offset / (op == PLAN_COND ? 1 : w) + (cl_ulong)piece->base[op];
-    const cl_uint n = (cl_uint)piece->count, per_item = 16 / (cl_uint)w;
-    const cl_uint rank = piece->rank > 0 ? (cl_uint)piece->rank : 1,
-                  out_dense = (cl_uint)clsel_priv_plan_iter_dense(piece, PLAN_OUT);
-    kernel_slot *slot = (kernel_slot *)&kp->kernels[how.kernel];
-    const cl_kernel k = slot->kernel;
+    const cl_int4 first = {{how->first[0], how->first[1], how->first[2], how->first[3]}};
+    const cl_uint n = (cl_uint)piece->count, per_item = 16 / (cl_uint)how->variant.width;
     const size_t items = (n + per_item - 1) / per_item, local = kp->work_group_size;
-    const size_t global = (items + local - 1) / local * local; /* whole work-groups */
+    const size_t per_group = local * clsel_priv_cl_items(how->variant.width);
+    const size_t global = (items + per_group - 1) / per_group * local;
     const kernel_arg_values values = {
-        .cond = &t[PLAN_COND].mem, .cond_off = &off[PLAN_COND], .then_ = &t[PLAN_THEN].mem, .then_off = &off[PLAN_THEN],
-        .else_ = &t[PLAN_ELSE].mem, .else_off = &off[PLAN_ELSE], .out = &t[PLAN_OUT].mem, .out_off = &off[PLAN_OUT],
-        .shape = &shape, .cond_strides = &strides[PLAN_COND], .then_strides = &strides[PLAN_THEN],
-        .else_strides = &strides[PLAN_ELSE], .out_strides = &strides[PLAN_OUT], .div_mul = &mul, .div_shift = &shift,
-        .n = &n, .rank = &rank, .out_dense = &out_dense, .out_aligned = &how.out_aligned};
-    clsel_mutex_lock(&slot->lock);
-    cl_int err = clsel_priv_set_kernel_args(cl, k, &values);
+        .cond = &t[PLAN_COND].mem, .cond_origin = &how->origin[PLAN_COND], .cond_windows = &how->windows[PLAN_COND],
+        .then_ = &t[PLAN_THEN].mem, .then_origin = &how->origin[PLAN_THEN], .then_windows = &how->windows[PLAN_THEN],
+        .else_ = &t[PLAN_ELSE].mem, .else_origin = &how->origin[PLAN_ELSE], .else_windows = &how->windows[PLAN_ELSE],
+        .out = &t[PLAN_OUT].mem, .out_origin = &how->origin[PLAN_OUT], .shape = &shape,
+        .cond_strides = &strides[PLAN_COND], .then_strides = &strides[PLAN_THEN], .else_strides = &strides[PLAN_ELSE],
+        .out_strides = &strides[PLAN_OUT], .first = &first, .div_mul = &mul, .div_shift = &shift,
+        .dense = &how->dense, .n = &n};
+    clsel_mutex_lock(&kp->lock);
+    cl_int err = clsel_priv_set_kernel_args(cl, kp->kernel, &values);
     if (err == CL_SUCCESS)
-        err = cl->clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, num_wait, wait_list, event);
-    clsel_mutex_unlock(&slot->lock);
+        err = cl->clEnqueueNDRangeKernel(queue, kp->kernel, 1, NULL, &global, &local, num_wait, wait_list, event);
+    clsel_mutex_unlock(&kp->lock);
     return err;
 }
 
-/* Every piece, each after the caller's wait list, once the programs they need are built (a failed build enqueues
+/* Every piece, each after the caller's wait list, once the kernels they need are built (a failed build enqueues
  * nothing). The event: the single launch's own, or a marker after several (which waits for all enqueued before it). */
 static clsel_status launch_kernels(clsel_cl_context *ctx, cl_command_queue queue, const plan_iter *it, size_t w,
                                    const cl_tensor tensors[PLAN_OPERANDS], cl_uint num_wait, const cl_event *wait_list,
@@ -150,14 +149,14 @@ static clsel_status launch_kernels(clsel_cl_context *ctx, cl_command_queue queue
     const int64_t forced = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PIECE_ELEMENTS);
     const int64_t most = forced > 0 ? forced : CL_PIECE_MAX_ELEMENTS;
     plan_split pieces;
-    const int unit = split_pieces(&pieces, it, most);
-    const kernel_program *programs[PROGRAM_FORMS] = {NULL, NULL};
+    clsel_priv_plan_split(&pieces, it, most, most);
     plan_iter piece;
+    piece_launch how;
+    kernel_program *kp = NULL;
     for (int64_t k = 0; k < pieces.count; ++k) {
-        piece_at(&pieces, k, unit, &piece);
-        const program_form form = piece_layout(&piece, w, tensors).form;
-        if (programs[form]) continue;
-        const clsel_status st = clsel_priv_cl_context_program(ctx, w, form, &programs[form]);
+        clsel_priv_plan_split_box(&pieces, k, &piece);
+        piece_layout(&piece, w, tensors, &how);
+        const clsel_status st = clsel_priv_cl_context_kernel(ctx, &how.variant, &kp);
         if (st != CLSEL_SUCCESS) return st;
     }
     cl_event last = NULL;
@@ -165,10 +164,10 @@ static clsel_status launch_kernels(clsel_cl_context *ctx, cl_command_queue queue
     for (int64_t k = 0; err == CL_SUCCESS && k < pieces.count; ++k) {
         if (last) cl->clReleaseEvent(last); /* only the final piece's event is kept */
         last = NULL;
-        piece_at(&pieces, k, unit, &piece);
-        const piece_launch how = piece_layout(&piece, w, tensors);
-        err = launch_piece(ctx, programs[how.form], queue, &piece, w, tensors, how, num_wait, wait_list,
-                           event ? &last : NULL);
+        clsel_priv_plan_split_box(&pieces, k, &piece);
+        piece_layout(&piece, w, tensors, &how);
+        clsel_priv_cl_context_kernel(ctx, &how.variant, &kp); /* built above */
+        err = launch_piece(ctx, kp, queue, &piece, tensors, &how, num_wait, wait_list, event ? &last : NULL);
     }
     const int marker = err == CL_SUCCESS && event && pieces.count > 1;
     if (marker) err = cl->clEnqueueMarkerWithWaitList(queue, 0, NULL, event);
@@ -204,40 +203,113 @@ static double rows_crossed(const plan_iter *it, int64_t v)
     return (double)crossing / (double)items;
 }
 
+/* The kinds' names (clsel_cl_kind). */
+static const char *const kind_names[] = {[CLSEL_CL_UNIFORM] = "uniform", [CLSEL_CL_FIXED] = "fixed along rows",
+                                         [CLSEL_CL_ROWS] = "along rows", [CLSEL_CL_DENSE] = "dense",
+                                         [CLSEL_CL_STRIDED] = "strided"};
+
+/* Bytes per output element tensor op's accesses move, and the share in whole 16-byte (cond: V-byte) accesses, as the
+ * kernel's paths read it: x of the items cross a row (two runs each), rows shorter than V go element by element. */
+static void access_model(const plan_iter *piece, int op, int kind, size_t w, double x, double *bytes, double *wide)
+{
+    const double size = (double)(op == PLAN_COND ? 1 : w), v = 16.0 / (double)w;
+    const int short_rows = piece->rank > 1 && piece->dims[0] < (int64_t)v;
+    int aligned = piece->rank < 2 || piece->dims[0] % (int64_t)v == 0;
+    for (int32_t d = 1; d < piece->rank; ++d) aligned = aligned && piece->strides[op][d] % (int64_t)v == 0;
+    *bytes = size, *wide = 0;
+    if (kind == CLSEL_CL_UNIFORM || kind == CLSEL_CL_FIXED) *bytes = short_rows ? size : size * (1 + x) / v;
+    else if (kind == CLSEL_CL_DENSE) *wide = 1;
+    else if (kind == CLSEL_CL_ROWS && !short_rows) *bytes = size * (aligned ? 1 : 2) * (1 + x), *wide = 1;
+    if (op == PLAN_OUT && kind == CLSEL_CL_ROWS) *wide = short_rows ? 0 : aligned ? 1 - x : 0;
+}
+
 size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, char *text, size_t text_size)
 {
     if (!plan || plan->out_count == 0) return 0;
     static const char *const names[PLAN_OPERANDS] = {"cond", "then", "else", "out"};
     const size_t w = plan->elem_size;
-    const int64_t v = 16 / (int64_t)w;
     plan_split pieces;
-    const int unit = split_pieces(&pieces, &plan->iter, CL_PIECE_MAX_ELEMENTS);
+    clsel_priv_plan_split(&pieces, &plan->iter, CL_PIECE_MAX_ELEMENTS, CL_PIECE_MAX_ELEMENTS);
     plan_iter piece; /* the first launch: every other one is read the same way */
-    piece_at(&pieces, 0, unit, &piece);
-    const cl_tensor fresh = {NULL, 0, NULL, 0, 0, 1}, tensors[PLAN_OPERANDS] = {fresh, fresh, fresh, fresh};
-    const piece_launch how = piece_layout(&piece, w, tensors);
-    clsel_cl_access a = {.aligned_form = how.form == PROGRAM_ALIGNED};
-    a.rows_crossed = a.aligned_form ? 0 : rows_crossed(&piece, v);
+    clsel_priv_plan_split_box(&pieces, 0, &piece);
+    cl_tensor tensors[PLAN_OPERANDS]; /* fresh buffers: element [0] at offset 0, each as large as it needs */
+    for (int op = 0; op < PLAN_OPERANDS; ++op)
+        tensors[op] = clsel_priv_cl_own_tensor(NULL, 0, (size_t)clsel_priv_plan_tensor_bytes(plan, op));
+    piece_launch how;
+    piece_layout(&piece, w, tensors, &how);
+    clsel_cl_access a = {.rank = how.variant.rank, .rows_crossed = rows_crossed(&piece, 16 / (int64_t)w)};
     char buf[512];
-    int used = snprintf(buf, sizeof buf, "%s: %s form, %lld launch%s, %.1f %% of the items across rows",
-                        clsel_dtype_name(plan->dtype), a.aligned_form ? "aligned" : "general", (long long)pieces.count,
-                        pieces.count == 1 ? "" : "es", 100 * a.rows_crossed);
+    int used = snprintf(buf, sizeof buf, "%s: kernel %d dims, %lld launch%s, %.1f %% of the items across rows",
+                        clsel_dtype_name(plan->dtype), a.rank, (long long)pieces.count, pieces.count == 1 ? "" : "es",
+                        100 * a.rows_crossed);
     double moved = 0, wide_bytes = 0;
-    const int read[PLAN_OPERANDS] = {how.kernel / 9, how.kernel / 3 % 3, how.kernel % 3, CLSEL_READ_DENSE};
     for (int op = 0; op < PLAN_OPERANDS; ++op) {
-        const double size = (double)(op == PLAN_COND ? 1 : w), x = a.rows_crossed;
-        const int advances = read[op] != CLSEL_READ_FIXED, dense = read[op] == CLSEL_READ_DENSE;
-        const int wide = op == PLAN_OUT ? (int)how.out_aligned : a.aligned_form ? advances : dense;
-        /* per item: V elements in one access, or one repeated in a row; V one by one across rows unless dense */
-        a.bytes[op] = advances ? size : size / (double)v * (1 - x) + size * x;
-        a.wide[op] = wide ? 1 : 0;
+        a.kind[op] = how.kind[op];
+        access_model(&piece, op, a.kind[op], w, a.rows_crossed, &a.bytes[op], &a.wide[op]);
         moved += a.bytes[op];
         wide_bytes += a.bytes[op] * a.wide[op];
         used += snprintf(buf + used, sizeof buf - (size_t)used, "; %s %s, %.0f %% in 16-byte accesses", names[op],
-                         !advances ? "repeated along rows" : dense ? "dense" : "along rows", 100 * a.wide[op]);
+                         kind_names[a.kind[op]], 100 * a.wide[op]);
     }
-    used += snprintf(buf + used, sizeof buf - (size_t)used, "; all: %.1f %%", 100 * wide_bytes / moved);
+    used += snprintf(buf + used, sizeof buf - (size_t)used, "; all: %.1f %%", moved > 0 ? 100 * wide_bytes / moved : 0);
     if (access) *access = a;
     if (text && text_size) snprintf(text, text_size, "%s", buf);
     return (size_t)used;
+}
+
+/* The distinct variants of a plan's pieces over fresh buffers, in launch order: their count (at most `most`). */
+static int plan_variants(const clsel_plan *plan, kernel_variant *variants, int most)
+{
+    plan_split pieces;
+    clsel_priv_plan_split(&pieces, &plan->iter, CL_PIECE_MAX_ELEMENTS, CL_PIECE_MAX_ELEMENTS);
+    cl_tensor tensors[PLAN_OPERANDS];
+    for (int op = 0; op < PLAN_OPERANDS; ++op)
+        tensors[op] = clsel_priv_cl_own_tensor(NULL, 0, (size_t)clsel_priv_plan_tensor_bytes(plan, op));
+    int count = 0;
+    plan_iter piece;
+    piece_launch how;
+    for (int64_t k = 0; k < pieces.count && count < most; ++k) {
+        clsel_priv_plan_split_box(&pieces, k, &piece);
+        piece_layout(&piece, plan->elem_size, tensors, &how);
+        int seen = 0;
+        for (int i = 0; i < count; ++i) seen = seen || memcmp(&variants[i], &how.variant, sizeof how.variant) == 0;
+        if (!seen) variants[count++] = how.variant;
+    }
+    return count;
+}
+
+enum { PLAN_VARIANTS_LISTED = 16 };
+
+size_t clsel_cl_plan_kernels(const clsel_plan *plan, char *text, size_t text_size)
+{
+    if (!plan || plan->out_count == 0) return 0;
+    kernel_variant variants[PLAN_VARIANTS_LISTED];
+    const int count = plan_variants(plan, variants, PLAN_VARIANTS_LISTED);
+    size_t used = 0;
+    for (int i = 0; i < count; ++i) {
+        char name[64], options[256];
+        clsel_priv_cl_kernel_name(&variants[i], name, sizeof name);
+        clsel_priv_cl_program_options(&variants[i], options, sizeof options);
+        char *at = text && used < text_size ? text + used : NULL;
+        const int n = snprintf(at, at ? text_size - used : 0, "%s %s\n", name, options);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (text && text_size && used >= text_size) text[text_size - 1] = '\0';
+    return used;
+}
+
+clsel_status clsel_cl_context_prepare_plan(clsel_cl_context *ctx, const clsel_plan *plan)
+{
+    if (!ctx || !plan)
+        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_context_prepare_plan: %s is NULL",
+                               !ctx ? "ctx" : "plan");
+    if (ctx->path != CLSEL_CL_PATH_KERNELS || plan->out_count == 0) return CLSEL_SUCCESS;
+    kernel_variant variants[PLAN_VARIANTS_LISTED];
+    const int count = plan_variants(plan, variants, PLAN_VARIANTS_LISTED);
+    clsel_status st = CLSEL_SUCCESS;
+    for (int i = 0; i < count && st == CLSEL_SUCCESS; ++i) {
+        kernel_program *kp = NULL;
+        st = clsel_priv_cl_context_kernel(ctx, &variants[i], &kp);
+    }
+    return st;
 }

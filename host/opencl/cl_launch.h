@@ -15,10 +15,14 @@ typedef struct cl_tensor {
     size_t root_offset; /* bytes of element 0 in root */
     int align16;        /* the address of element 0 modulo 16; -1 when not known */
     int mappable;       /* root has no CL_MEM_HOST_* restriction: the host may map it */
+    size_t size;        /* mem's bytes */
 } cl_tensor;
 
-/* A tensor the library made itself: a whole buffer, its first byte at `align16`. */
-static inline cl_tensor clsel_priv_cl_own_tensor(cl_mem m, int align16) { return (cl_tensor){m, 0, m, 0, align16, 1}; }
+/* A tensor the library made itself: a whole buffer of `size` bytes, its first byte at `align16`. */
+static inline cl_tensor clsel_priv_cl_own_tensor(cl_mem m, int align16, size_t size)
+{
+    return (cl_tensor){m, 0, m, 0, align16, 1, size};
+}
 
 /* Enqueues space `it` (count > 0; elements of w bytes, cond's of one) over `tensors` (cond, then, else, out) on
  * `queue`, after the wait list; *event (when not NULL) completes after all of it. On failure *event is NULL. */

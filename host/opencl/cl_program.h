@@ -1,25 +1,43 @@
-/* cl_program.h - the programs clsel builds and the kernels in them: the OpenCL C source (cl/select_contract.h and
- * cl/select.cl), the build options of an element width and form, and the kernel names, from the contract. */
+/* cl_program.h - the kernels clsel builds: one program per kernel variant (an element width, a rank class, a read kind
+ * per input and a write kind for the output, cl/select_contract.h), its clBuildProgram options and kernel name, and
+ * the program source (cl/select_contract.h and cl/select.cl). */
 #ifndef CLSEL_HOST_CL_PROGRAM_H
 #define CLSEL_HOST_CL_PROGRAM_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cl/select_contract.h"
 #include "clsel_cl.h"
 
-/* Program forms (cl/select.cl): element-aligned, or for launches whose every 16-byte item is in one row and aligned. */
-typedef enum program_form { PROGRAM_ANY = 0, PROGRAM_ALIGNED = 1, PROGRAM_FORMS = 2 } program_form;
+enum {
+    ELEMENT_WIDTHS = 4, /* 1, 2, 4, 8 bytes */
+    RANK_CLASSES = 5,   /* CLSEL_RANK_CLASSES */
+    KERNEL_VARIANTS = ELEMENT_WIDTHS * RANK_CLASSES * CLSEL_READS * CLSEL_READS * CLSEL_READS * CLSEL_WRITES * 2
+};
 
-/* Kernel slots per program: one per way of reading the three inputs (CLSEL_KERNEL_INDEX of cl/select_contract.h); the
- * aligned form fills only those without a dense input (clsel_priv_cl_form_has_kernel). */
-enum { KERNELS_MAX = 27 };
+/* One kernel: what its build options say. */
+typedef struct kernel_variant {
+    size_t width;    /* element bytes */
+    int rank;        /* a rank class: the dims the kernel walks */
+    int read[3];     /* CLSEL_READ_* of cond, then, else */
+    int write;       /* CLSEL_WRITE_* of out */
+    int dense;       /* CLSEL_DENSE: every ROWS tensor is dense */
+} kernel_variant;
 
 /* The program source (not NUL-terminated), embedded at build time by cmake/embed_cl.cmake. */
 extern const unsigned char clsel_priv_cl_source[];
 extern const size_t clsel_priv_cl_source_size;
 
-int clsel_priv_cl_form_has_kernel(program_form form, int k);
-/* The build options of a program; 0 when they do not fit in `size` bytes. */
-int clsel_priv_cl_program_options(size_t elem_size, program_form form, char *options, size_t size);
-/* Kernel k (CLSEL_KERNEL_INDEX) of a program for elements of elem_size bytes. */
-void clsel_priv_cl_kernel_name(size_t elem_size, int k, char *name, size_t size);
+/* The smallest rank class that walks `rank` dims (1 for rank 0). */
+int clsel_priv_cl_rank_class(int32_t rank);
+/* The variant's slot among KERNEL_VARIANTS; -1 for a width, rank class or kind that does not exist. */
+int clsel_priv_cl_variant_index(const kernel_variant *v);
+/* The 16-byte items each work-item takes, for elements of `width` bytes (tuning_constants.h). */
+unsigned clsel_priv_cl_items(size_t width);
+/* The build options of a variant; 0 when they do not fit in `size` bytes. */
+int clsel_priv_cl_program_options(const kernel_variant *v, char *options, size_t size);
+/* The variant's kernel name (CLSEL_KERNEL_NAME_FORMAT). */
+void clsel_priv_cl_kernel_name(const kernel_variant *v, char *name, size_t size);
 
 #endif

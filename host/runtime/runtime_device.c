@@ -72,7 +72,7 @@ clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *
         if (!mem[op] || err != CL_SUCCESS)
             st = clsel_priv_fail_cl(CLSEL_ERROR_OUT_OF_MEMORY, err ? err : CL_OUT_OF_RESOURCES,
                                     "clCreateBuffer(CL_MEM_USE_HOST_PTR) of %llu bytes failed", (unsigned long long)bytes);
-        tensors[op] = clsel_priv_cl_own_tensor(mem[op], align16(host[op]));
+        tensors[op] = clsel_priv_cl_own_tensor(mem[op], align16(host[op]), (size_t)bytes);
     }
     if (st == CLSEL_SUCCESS)
         st = clsel_priv_cl_launch(rt->ctx, rt->queue, &local, plan->elem_size, tensors, 0, NULL, &done);
@@ -143,7 +143,8 @@ static clsel_status run_box(chunk_run *run, int set, const plan_iter *box)
         local.base[op] -= lo;
         first[op] = lo * (int64_t)size; /* from element [0]: below it where a stride is negative */
         bytes[op] = (size_t)(hi - lo + 1) * size;
-        tensors[op] = clsel_priv_cl_own_tensor(run->mem[set][op], run->rt->ctx->base_align >= 16 ? 0 : -1);
+        tensors[op] = clsel_priv_cl_own_tensor(run->mem[set][op], run->rt->ctx->base_align >= 16 ? 0 : -1,
+                                               run->bytes[op]);
         if (op == PLAN_OUT && !run->out_gaps) continue;
         cl_event sent = NULL;
         const cl_int err = cl->clEnqueueWriteBuffer(q, run->mem[set][op], CL_FALSE, 0, bytes[op],

@@ -1,9 +1,9 @@
 /* test_kernel_cache.c - compiled programs kept on disk (host/opencl/cl_cache.c), one
- * per element width, built when a context first needs that width: the first context
- * builds from source and writes the entries of the widths it ran, the next loads them;
- * an entry that is corrupt, truncated, from another key or not an entry at all is
- * ignored and replaced; CLSEL_KERNEL_CACHE=off writes nothing; clsel_cl_context_prepare
- * builds one width ahead of any run. CLSEL_KERNEL_CACHE=on, so that a CPU device (PoCL)
+ * per kernel, built when a context first needs that kernel: the first context builds
+ * from source and writes the entries of the kernels it ran, the next loads them; an
+ * entry that is corrupt, truncated, from another key or not an entry at all is ignored
+ * and replaced; CLSEL_KERNEL_CACHE=off writes nothing; clsel_cl_context_prepare builds a
+ * dtype's same-shape kernel and clsel_cl_context_prepare_plan a plan's, ahead of any run. CLSEL_KERNEL_CACHE=on, so that a CPU device (PoCL)
  * gets entries too. Every context, cached or not, must give exact results. Where the
  * device runs native kernels (clsel_cl_context_path) nothing is built, so nothing may be
  * cached either: that is what each case checks there.
@@ -23,7 +23,7 @@
 static test_cl env;
 static char dir[1024], entry[1400];
 
-enum { WIDTHS = 4 }; /* context_round runs one dtype of each element width */
+enum { WIDTHS = 4 }; /* context_round runs one dtype of each element width: one kernel each */
 
 /* How many entries there are in `dir` (the path of one of them in `entry`). */
 static int find_entry(void)
@@ -177,26 +177,38 @@ static void test_load_and_damage(void)
            env.device_name);
 }
 
-/* Only the widths used are built: prepare one, and only its entries appear (one per
- * form of the program, cl/select.cl). */
+/* Only the kernels asked for are built: prepare a dtype's same-shape kernel, then a plan's
+ * kernels (as many as clsel_cl_plan_kernels lists), and only their entries appear. */
 static void test_prepare(void)
 {
     if (!runs_kernels()) return;
     remove_entries();
     setenv("CLSEL_KERNEL_CACHE", "on", 1);
+    clsel_shape c = SHAPE(37, 1), t = SHAPE(37, 50), e = SHAPE(50);
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create(CLSEL_F16, &c, &t, &e, NULL, &plan));
+    char text[1024];
+    const size_t length = clsel_cl_plan_kernels(plan, text, sizeof text);
+    int kernels = 0;
+    for (size_t i = 0; i < length && i < sizeof text; ++i) kernels += text[i] == '\n';
+    CHECK_MSG(kernels >= 1, "clsel_cl_plan_kernels listed no kernel: '%s'", text);
     for (int round = 0; round < 2; ++round) {
         clsel_cl_context *ctx = NULL;
         CHECK_OK(clsel_cl_context_create(env.context, env.device, &ctx));
-        const int forms = 2;
-        CHECK(find_entry() == round * forms);
+        CHECK(find_entry() == round * (1 + kernels));
         CHECK_OK(clsel_cl_context_prepare(ctx, CLSEL_F32));
-        CHECK_OK(clsel_cl_context_prepare(ctx, CLSEL_I32)); /* the same width: built already */
-        CHECK_MSG(find_entry() == forms && clsel_cl_program_cached(ctx) == round * forms,
-                  "prepare, round %d: %d entries, %d cached (%d forms)", round, find_entry(),
-                  clsel_cl_program_cached(ctx), forms);
+        CHECK_OK(clsel_cl_context_prepare(ctx, CLSEL_I32)); /* the same kernel: built already */
+        CHECK_MSG(find_entry() == (round ? 1 + kernels : 1) && clsel_cl_program_cached(ctx) == round,
+                  "prepare, round %d: %d entries, %d cached", round, find_entry(), clsel_cl_program_cached(ctx));
+        CHECK_OK(clsel_cl_context_prepare_plan(ctx, plan));
+        CHECK_MSG(find_entry() == 1 + kernels && clsel_cl_program_cached(ctx) == round * (1 + kernels),
+                  "prepare_plan, round %d: %d entries, %d cached (%d kernels)", round, find_entry(),
+                  clsel_cl_program_cached(ctx), 1 + kernels);
         clsel_cl_context_destroy(ctx);
     }
+    clsel_plan_destroy(plan);
     CHECK(clsel_cl_context_prepare(NULL, CLSEL_F32) == CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(clsel_cl_context_prepare_plan(NULL, NULL) == CLSEL_ERROR_INVALID_ARGUMENT);
 }
 
 /* Off: nothing read, nothing written. */

@@ -379,27 +379,24 @@ static void test_failures(void)
     CHECK(strstr(err_text, "cannot create a file there"));
 }
 
-/* clsel kernels: a program's exact source (the contract, then the kernels) and options,
- * and how the kernels move a plan's tensors, without needing OpenCL at all; bad values
+/* clsel kernels: the kernels' exact source (the contract, then the kernels), and the kernels
+ * a plan launches and how they move its tensors, without needing OpenCL at all; bad values
  * rejected with a usage message. */
 static void test_kernels(void)
 {
-    CHECK(run_tool("CLSEL_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1", "kernels --width 2 --aligned 1") == 0 &&
-          strstr(out_text, "select_contract.h") && strstr(out_text, "clsel_start"));
-    CHECK(run_tool(NULL, "kernels --width 2 --aligned 0 --options") == 0 &&
-          strstr(out_text, "-DCLSEL_WIDTH=2 -DCLSEL_ALIGNED=0"));
-    CHECK(run_tool(NULL, "kernels --width 8 --options") == 0 && strstr(out_text, "-DCLSEL_WIDTH=8 -DCLSEL_ALIGNED=1"));
-    CHECK(run_tool(NULL, "kernels --width 3") == 2 && strstr(err_text, "no kernels for elements of 3 bytes"));
-    CHECK(run_tool(NULL, "kernels --aligned 2") == 2 && strstr(err_text, "no such program"));
-    CHECK(run_tool(NULL, "kernels --family vectors") == 2 && strstr(err_text, "unexpected argument '--family'"));
+    CHECK(run_tool("CLSEL_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1", "kernels") == 0 &&
+          strstr(out_text, "select_contract.h") && strstr(out_text, "clsel_locate"));
+    CHECK(run_tool(NULL, "kernels --width 2") == 2 && strstr(err_text, "unexpected argument '--width'"));
     CHECK(run_tool(NULL, "kernels --help") == 0 && strstr(out_text, "usage: clsel kernels"));
     /* A row of 5 f32 beside a [N,1] input: items cross rows, the dense tensors still move
-     * in 16-byte accesses, the repeated one does not. */
+     * in 16-byte accesses, the repeated one does not; one kernel, of 2 dims. */
     CHECK(run_tool("CLSEL_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1", "kernels --plan f32 1000,5 1000,5 1000,1") ==
               0 &&
-          strstr(out_text, "general form") && strstr(out_text, "60.0 % of the items across rows") &&
-          strstr(out_text, "then dense, 100 %") && strstr(out_text, "else repeated along rows, 0 %"));
-    CHECK(run_tool(NULL, "kernels --plan u8 {} {4,32} 32") == 0 && strstr(out_text, "aligned form"));
+          strstr(out_text, "kernel 2 dims") && strstr(out_text, "60.0 % of the items across rows") &&
+          strstr(out_text, "then dense, 100 %") && strstr(out_text, "else fixed along rows, 0 %") &&
+          strstr(out_text, "\nkernel clsel_w4_r2_") && strstr(out_text, " -DCLSEL_WIDTH=4 -DCLSEL_RANK=2 "));
+    CHECK(run_tool(NULL, "kernels --plan u8 {} {4,32} 32") == 0 && strstr(out_text, "kernel 2 dims") &&
+          strstr(out_text, "cond uniform"));
     CHECK(run_tool(NULL, "kernels --plan f32 {} 0,3 3") == 0 && strstr(out_text, "no launch"));
     CHECK(run_tool(NULL, "kernels --plan f32 2 3 4") == 1 && strstr(err_text, "do not broadcast"));
     CHECK(run_tool(NULL, "kernels --plan f33 2 2 2") == 2 && strstr(err_text, "unknown dtype 'f33'"));

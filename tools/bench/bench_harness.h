@@ -36,10 +36,8 @@ typedef struct bench_result {
      * of a run that takes tens of microseconds on a GPU, are left out. */
     double event_ms, event_pct_of_copy;
     /* OpenCL only: the share of the bytes the kernels move that go through single 16-byte
-     * accesses (clsel_cl_plan_access, fresh buffers), and the same share as it was when
-     * only launches of the aligned form had any but the output's (before the kernels read
-     * each dense input as 16 bytes whatever the others do); -1 where not computed. */
-    double wide_share, wide_share_before;
+     * accesses (clsel_cl_plan_access's model, fresh buffers); -1 where not computed. */
+    double wide_share;
     double copy_gbps; /* the best copy method (its buffers), timed between this case's runs */
     uint64_t write_bytes; /* of `bytes`, those written (the output) */
     /* What the traffic model allows (bench_ceiling): the bandwidth a run that reads

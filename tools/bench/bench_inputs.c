@@ -11,7 +11,7 @@ static clsel_plan *case_plan(const bench_options *o, const bench_case *c, bench_
     clsel_attrs attrs = bench_attrs(c);
     clsel_plan *plan = NULL;
     memset(r, 0, sizeof *r);
-    r->wide_share = r->wide_share_before = -1; /* computed by the sweep only */
+    r->wide_share = -1; /* computed by the sweep only */
     r->c = c;
     r->shapes = shapes;
     if (clsel_plan_create(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan) != CLSEL_SUCCESS)

@@ -31,10 +31,10 @@ static void json_case(FILE *f, const bench_result *r)
                "\"median_ms\": %.6f, \"min_ms\": %.6f, \"gbps\": %.4f, \"pct_of_copy\": %.6g, "
                "\"first_call_ms\": %.4f, \"copy_gbps\": %.4f, \"write_bytes\": %llu, \"model_gbps\": %.4f, "
                "\"ceiling_pct\": %.6g, \"event_median_ms\": %.6f, \"event_pct_of_copy\": %.6g, "
-               "\"wide_share\": %.4f, \"wide_share_before\": %.4f, \"what\": ",
+               "\"wide_share\": %.4f, \"what\": ",
             c->name, clsel_dtype_name(c->dtype), (long long)r->elements, (unsigned long long)r->bytes, r->median_ms,
             r->min_ms, r->gbps, r->pct_of_copy, r->first_call_ms, r->copy_gbps, (unsigned long long)r->write_bytes,
-            r->model_gbps, r->ceiling_pct, r->event_ms, r->event_pct_of_copy, r->wide_share, r->wide_share_before);
+            r->model_gbps, r->ceiling_pct, r->event_ms, r->event_pct_of_copy, r->wide_share);
     json_string(f, c->what);
     fputs(", \"shapes\": [", f);
     for (int k = 0; k < 3; ++k) {

@@ -301,30 +301,27 @@ void bench_sweep_summarize(const bench_report *report, bench_sweep_stats *st)
 static void wide_shares(const clsel_plan *plan, bench_result *r)
 {
     clsel_cl_access a;
-    r->wide_share = r->wide_share_before = -1;
+    r->wide_share = -1;
     if (!plan || clsel_cl_plan_access(plan, &a, NULL, 0) == 0) return;
     double moved = 0, wide = 0;
     for (int t = 0; t < 4; ++t) moved += a.bytes[t], wide += a.bytes[t] * a.wide[t];
-    r->wide_share = wide / moved;
-    r->wide_share_before = a.aligned_form ? r->wide_share : a.bytes[3] * a.wide[3] / moved;
+    r->wide_share = moved > 0 ? wide / moved : 0;
 }
 
-/* The mean of the patterns' 16-byte shares, now and before, and how many patterns run
- * the general form (where the two differ). */
+/* The mean of the patterns' 16-byte shares (clsel_cl_plan_access's model; bench --model counts them). */
 static void print_wide_shares(const bench_report *report)
 {
-    double now = 0, before = 0;
-    size_t n = 0, general = 0;
+    double now = 0;
+    size_t n = 0;
     for (size_t i = 0; i < report->count; ++i) {
         const bench_result *r = &report->results[i];
         if (r->wide_share < 0) continue;
-        now += r->wide_share, before += r->wide_share_before, ++n;
-        general += r->wide_share != r->wide_share_before;
+        now += r->wide_share, ++n;
     }
     if (n)
-        printf("  the kernels' bytes moved in 16-byte accesses (fresh buffers), mean over the patterns: %.1f%% "
-               "(%.1f%% when only the aligned form had them; %zu of %zu patterns gain)\n",
-               100 * now / (double)n, 100 * before / (double)n, general, n);
+        printf("  the kernels' bytes moved in 16-byte accesses (fresh buffers, clsel_cl_plan_access), mean over the "
+               "patterns: %.1f%%\n",
+               100 * now / (double)n);
 }
 
 static void print_summary(const bench_report *report)

@@ -119,14 +119,15 @@ CLSEL_INLINE clsel_cond_words clsel_cond_funnel(clsel_cond_words lo, clsel_cond_
  * IntegerDivider, aten/src/ATen/cuda/detail/IntegerDivider.cuh). */
 #define CLSEL_DIV(x, m, s) ((mul_hi((x), (m)) + (x)) >> (s))
 
-/* The geometry (the dims, each tensor's strides: cond, then, else, out; the dividers; the launch's element 0 in each
- * tensor) and a place in it (an element's index along each dim and its offset from each tensor's origin: .x cond, .y
- * then, .z else, .w out). Vectors read by literal components, never arrays: NVIDIA's compiler kept arrays in local
- * memory, and the first kernels ran at 14-17 % of a copy on an H200. */
+/* The geometry: the dims and their dividers; per dim the four tensors' strides (cond, then, else, out: st<d>) and
+ * what a carry out of it adds to the offsets (cr<d>: the next dim's strides less this dim's times its size), both
+ * formed once per work-item. A place in it: an element's index along each dim and its offset from each tensor's origin
+ * (.x cond, .y then, .z else, .w out). Vectors read by literal components, never arrays: NVIDIA's compiler kept arrays
+ * in local memory, and the first kernels ran at 14-17 % of a copy on an H200. */
 typedef struct clsel_geometry {
     uint8 sh, m, s;
-    int8 cs, ts, es, os;
-    int4 first;
+    int4 st0, st1, st2, st3, st4, st5, st6, st7;
+    int4 cr0, cr1, cr2, cr3, cr4, cr5, cr6;
 } clsel_geometry;
 
 typedef struct clsel_place {
@@ -134,9 +135,7 @@ typedef struct clsel_place {
     int4 off;
 } clsel_place;
 
-#define CLSEL_STRIDES(g, d) ((int4)((g)->cs.s##d, (g)->ts.s##d, (g)->es.s##d, (g)->os.s##d))
-
-/* X(d) for each dim d the kernel walks but the highest (dims 0 .. CLSEL_RANK - 2), and the highest's component. */
+/* X(d, d + 1) for each dim d the kernel walks but the highest (dims 0 .. CLSEL_RANK - 2), and the highest. */
 #if CLSEL_RANK == 1
 #define CLSEL_BELOW_TOP(X)
 #define CLSEL_TOP 0
@@ -155,11 +154,38 @@ typedef struct clsel_place {
 #else
 #error "CLSEL_RANK must be a rank class of cl/select_contract.h"
 #endif
+/* Components and fields of a dim given as a macro (CLSEL_TOP). */
 #define CLSEL_AT(p, d) CLSEL_AT_OF(p, d)
 #define CLSEL_AT_OF(p, d) ((p)->at.s##d)
-#define CLSEL_SH(g, d) CLSEL_SH_OF(g, d)
-#define CLSEL_SH_OF(g, d) ((g)->sh.s##d)
-#define CLSEL_STRIDES_AT(g, d) CLSEL_STRIDES(g, d)
+#define CLSEL_ST(g, d) CLSEL_ST_OF(g, d)
+#define CLSEL_ST_OF(g, d) ((g)->st##d)
+
+/* The geometry of the kernel's arguments: per dim four components of a 16-vector (cl/select_contract.h). */
+CLSEL_INLINE void clsel_geometry_set(clsel_geometry *g, uint8 sh, uint8 m, uint8 s, int16 strides_lo,
+                                     int16 strides_hi, int16 carries_lo, int16 carries_hi)
+{
+    g->sh = sh, g->m = m, g->s = s;
+    g->st0 = strides_lo.s0123;
+#if CLSEL_RANK > 1
+    g->cr0 = carries_lo.s0123;
+    g->st1 = strides_lo.s4567;
+#endif
+#if CLSEL_RANK > 2
+    g->cr1 = carries_lo.s4567;
+    g->st2 = strides_lo.s89ab;
+#endif
+#if CLSEL_RANK > 3
+    g->cr2 = carries_lo.s89ab;
+    g->st3 = strides_lo.scdef;
+#endif
+#if CLSEL_RANK > 4
+    g->cr3 = carries_lo.scdef;
+    g->st4 = strides_hi.s0123, g->cr4 = carries_hi.s0123;
+    g->st5 = strides_hi.s4567, g->cr5 = carries_hi.s4567;
+    g->st6 = strides_hi.s89ab, g->cr6 = carries_hi.s89ab;
+    g->st7 = strides_hi.scdef;
+#endif
+}
 
 /* The place of element x (the offset calculator): the index along each dim below the highest is what division by the
  * dim leaves; the highest's is what is left. */
@@ -168,7 +194,7 @@ typedef struct clsel_place {
         const uint q = CLSEL_DIV(x, g->m.s##d, g->s.s##d);   \
         const uint r = x - q * g->sh.s##d;                   \
         p->at.s##d = r;                                      \
-        p->off += (int)r * CLSEL_STRIDES(g, d);              \
+        p->off += (int)r * g->st##d;                         \
         x = q;                                               \
     }
 CLSEL_INLINE void clsel_locate(clsel_place *p, const clsel_geometry *g, uint x, int4 from)
@@ -177,17 +203,17 @@ CLSEL_INLINE void clsel_locate(clsel_place *p, const clsel_geometry *g, uint x, 
     p->off = from;
     CLSEL_BELOW_TOP(CLSEL_LOCATE)
     CLSEL_AT(p, CLSEL_TOP) = x;
-    p->off += (int)x * CLSEL_STRIDES_AT(g, CLSEL_TOP);
+    p->off += (int)x * CLSEL_ST(g, CLSEL_TOP);
 }
 
 /* Adds a step (a place located from 0: its index along each dim and its offsets) to a place, carrying upwards as an
  * odometer: an index and a step below a dim's size sum to less than twice it, so one carry per dim is enough. */
-#define CLSEL_ADD_DIM(d, up)                                                                            \
-    {                                                                                                   \
-        const uint sum = p->at.s##d + step->at.s##d + carry;                                            \
-        carry = sum >= g->sh.s##d;                                                                      \
-        p->at.s##d = carry ? sum - g->sh.s##d : sum;                                                    \
-        p->off += carry ? CLSEL_STRIDES(g, up) - (int)g->sh.s##d * CLSEL_STRIDES(g, d) : (int4)0;       \
+#define CLSEL_ADD_DIM(d, up)                                          \
+    {                                                                 \
+        const uint sum = p->at.s##d + step->at.s##d + carry;          \
+        carry = sum >= g->sh.s##d;                                    \
+        p->at.s##d = carry ? sum - g->sh.s##d : sum;                  \
+        p->off += carry ? g->cr##d : (int4)0;                         \
     }
 CLSEL_INLINE void clsel_advance(clsel_place *p, const clsel_geometry *g, const clsel_place *step)
 {
@@ -199,18 +225,17 @@ CLSEL_INLINE void clsel_advance(clsel_place *p, const clsel_geometry *g, const c
 
 /* The first element of the next row: index 0 along dim 0, one more along dim 1, carried upwards. Past the last row
  * the place is beyond the launch and is not read. */
-#define CLSEL_CARRY(d, up)                                                                    \
-    if (d > 0 && p.at.s##d == g->sh.s##d) {                                                   \
-        p.off += CLSEL_STRIDES(g, up) - (int)g->sh.s##d * CLSEL_STRIDES(g, d);                \
-        p.at.s##d = 0;                                                                        \
-        p.at.s##up += 1;                                                                      \
+#define CLSEL_CARRY(d, up)                                    \
+    if (d > 0 && p.at.s##d == g->sh.s##d) {                   \
+        p.off += g->cr##d;                                    \
+        p.at.s##d = 0;                                        \
+        p.at.s##up += 1;                                      \
     }
 CLSEL_INLINE clsel_place clsel_next_row(clsel_place p, const clsel_geometry *g)
 {
 #if CLSEL_RANK > 1
-    p.off -= (int)p.at.s0 * CLSEL_STRIDES(g, 0);
+    p.off += g->st1 - (int)p.at.s0 * g->st0;
     p.at.s0 = 0;
-    p.off += CLSEL_STRIDES(g, 1);
     p.at.s1 += 1;
     CLSEL_BELOW_TOP(CLSEL_CARRY)
 #endif
@@ -220,7 +245,7 @@ CLSEL_INLINE clsel_place clsel_next_row(clsel_place p, const clsel_geometry *g)
 /* One element on. */
 CLSEL_INLINE clsel_place clsel_next_element(clsel_place p, const clsel_geometry *g)
 {
-    p.off += CLSEL_STRIDES(g, 0);
+    p.off += g->st0;
     p.at.s0 += 1;
     if (CLSEL_RANK > 1 && p.at.s0 == g->sh.s0) p = clsel_next_row(p, g);
     return p;
@@ -237,14 +262,11 @@ CLSEL_INLINE int clsel_in_row(const clsel_place *p, const clsel_geometry *g)
  * a ROWS input's two aligned windows shifted into place (the first alone where the tensor is dense, or where the
  * elements start on a window: then the second index is the first's, so that no window past the buffer's whole ones is
  * read); a STRIDED input's elements one by one. */
-CLSEL_INLINE uint4 clsel_window(global const clsel_elem *base, int w)
-{
-    return *(global const uint4 *)(base + ((size_t)w << CLSEL_LOG2_V));
-}
+CLSEL_INLINE uint4 clsel_window(global const clsel_elem *base, int w) { return ((global const uint4 *)base)[w]; }
 
 CLSEL_INLINE clsel_cond_words clsel_cond_window(global const uchar *base, int w)
 {
-    return *(global const clsel_cond_words *)(base + ((size_t)w << CLSEL_LOG2_V));
+    return ((global const clsel_cond_words *)base)[w];
 }
 
 /* V elements from o, one by one `stride` apart (a strided input). */
@@ -275,15 +297,16 @@ CLSEL_INLINE clsel_cond_words clsel_cond_elements(global const uchar *c, int o, 
 #endif
 }
 
-/* Where the kernel knows every ROWS tensor dense (CLSEL_DENSE), element i lies at i from its origin and item `item`
- * is the item-th 16 bytes; elsewhere the elements start on a window (a dense tensor's always do) or are shifted into
+/* Where the tensor is dense (the kernel knows every ROWS tensor dense: CLSEL_DENSE, or its bit says so), element i
+ * lies at i from its origin and item `item` is the item-th 16 bytes; elsewhere the elements start on a window (a dense tensor's always do) or are shifted into
  * place from two, or, where the second would pass the buffer's whole windows, read one by one (they all lie in the
  * buffer: an item in one row touches its V elements). */
-CLSEL_INLINE uint4 clsel_read(global const clsel_elem *x, int kind, int o, uint item, int stride, uint windows)
+CLSEL_INLINE uint4 clsel_read(global const clsel_elem *x, int kind, uint dense, int o, uint item, int stride,
+                              uint windows)
 {
     if (kind == CLSEL_READ_FIXED) return CLSEL_SPLAT(x[o]);
     if (kind == CLSEL_READ_STRIDED) return clsel_elements(x, o, stride);
-    if (CLSEL_DENSE) return ((global const uint4 *)x)[item];
+    if (CLSEL_DENSE || dense) return clsel_window(x, (int)item);
     const int w = o >> CLSEL_LOG2_V, shift = o & (CLSEL_V - 1);
     uint4 v = clsel_window(x, w);
     if (shift) v = (uint)w + 1 < windows ? clsel_funnel(v, clsel_window(x, w + 1), (uint)shift * CLSEL_WIDTH)
@@ -292,10 +315,11 @@ CLSEL_INLINE uint4 clsel_read(global const clsel_elem *x, int kind, int o, uint 
 }
 
 /* cond's mask of an item in one row, read as ROWS or STRIDED. */
-CLSEL_INLINE uint4 clsel_cond_mask(global const uchar *c, int kind, int o, uint item, int stride, uint windows)
+CLSEL_INLINE uint4 clsel_cond_mask(global const uchar *c, int kind, uint dense, int o, uint item, int stride,
+                                   uint windows)
 {
     if (kind == CLSEL_READ_STRIDED) return clsel_mask(clsel_cond_elements(c, o, stride));
-    if (CLSEL_DENSE) return clsel_mask(((global const clsel_cond_words *)c)[item]);
+    if (CLSEL_DENSE || dense) return clsel_mask(clsel_cond_window(c, (int)item));
     const int w = o >> CLSEL_LOG2_V, shift = o & (CLSEL_V - 1);
     clsel_cond_words words = clsel_cond_window(c, w);
     if (shift) words = (uint)w + 1 < windows ? clsel_cond_funnel(words, clsel_cond_window(c, w + 1), (uint)shift)
@@ -345,11 +369,14 @@ CLSEL_INLINE void clsel_item_elements(const clsel_tensors *t, const clsel_geomet
     if (whole_store) *(global uint4 *)(t->out + o_first) = v;
 }
 
-/* ---- an item across one row end (rows of V or more elements) --------------------------------------------------------
- * The first `split` elements lie in p's row, the rest at the start of the next: each input is read as two runs, the
- * second from `split` elements before the next row (so that its elements land in place), and merged under a mask of
- * the first split elements' bytes. Returns 0, having done nothing, where a run's windows would pass the buffer's whole
- * ones or start before an origin (the caller then goes element by element). */
+/* ---- an item across row ends ---------------------------------------------------------------------------------------
+ * An item's V elements lie in segments of consecutive rows: the rest of p's row, then whole rows, then the start of
+ * one (two segments where rows have V elements or more). Each input's segment is read as a run of V elements from
+ * as many elements before the row's as the segment lies into the item (so that its elements land in place) and kept
+ * under a mask of the segment's bytes; a dense input is one run for the whole item (it goes on across rows). Returns 0,
+ * having done nothing, where a run's windows would pass the buffer's whole ones or start before an origin (the caller
+ * then goes element by element). */
+
 /* All ones in the bytes of the first `split` elements: one compare of element indices (Oclgrind 21.10 ran a form
  * with a clamp and per-word shifts wrong). */
 CLSEL_INLINE uint4 clsel_head_mask(uint split)
@@ -365,66 +392,78 @@ CLSEL_INLINE uint4 clsel_head_mask(uint split)
 #endif
 }
 
-CLSEL_INLINE int clsel_run_fits(int kind, uint dense, int o, uint windows)
+/* Whether the windows of a segment's run from o (the row's first element at o + into) lie in the buffer. */
+CLSEL_INLINE int clsel_run_fits(int kind, uint dense, int o, int into, uint windows)
 {
     if (kind != CLSEL_READ_ROWS || dense) return 1;
-    return o >= 0 && (uint)(o >> CLSEL_LOG2_V) + 1 < windows;
+    const int from = o >= 0 ? o : o + into;
+    return from >= 0 && (uint)(from >> CLSEL_LOG2_V) + 1 < windows;
 }
 
-CLSEL_INLINE uint4 clsel_run(global const clsel_elem *x, int kind, uint dense, int o)
+/* V elements from o; where o lies before the origin (a row at the origin, `into` elements into the item), those from
+ * the row's first element moved up by `into` elements. */
+CLSEL_INLINE uint4 clsel_run(global const clsel_elem *x, int kind, int o, int into)
 {
     if (kind == CLSEL_READ_FIXED) return CLSEL_SPLAT(x[o]);
-    if (dense) return clsel_window(x, o >> CLSEL_LOG2_V);
-    const uint b = (uint)(o & (CLSEL_V - 1)) * CLSEL_WIDTH;
-    return clsel_funnel(clsel_window(x, o >> CLSEL_LOG2_V), clsel_window(x, (o >> CLSEL_LOG2_V) + 1), b);
+    const int from = o >= 0 ? o : o + into, w = from >> CLSEL_LOG2_V, shift = from & (CLSEL_V - 1);
+    uint4 v = clsel_window(x, w);
+    if (shift) v = clsel_funnel(v, clsel_window(x, w + 1), (uint)shift * CLSEL_WIDTH);
+    if (o < 0) v = clsel_funnel(v, v, (uint)(CLSEL_V - into) * CLSEL_WIDTH);
+    return v;
 }
 
-/* An input's elements of an item across a row end: a dense input's run is one (it goes on across rows). */
-CLSEL_INLINE uint4 clsel_two_runs(global const clsel_elem *x, int kind, uint dense, int a, int b, uint4 head)
-{
-    const uint4 first = clsel_run(x, kind, dense, a);
-    if (kind == CLSEL_READ_ROWS && dense) return first;
-    return bitselect(clsel_run(x, kind, dense, b), first, head);
-}
-
-CLSEL_INLINE uint4 clsel_cond_run(global const uchar *c, int kind, uint dense, int o)
+CLSEL_INLINE uint4 clsel_cond_run(global const uchar *c, int kind, int o, int into)
 {
     if (kind == CLSEL_READ_FIXED) return (uint4)(c[o] ? 0xFFFFFFFFu : 0u);
-    if (dense) return clsel_mask(clsel_cond_window(c, o >> CLSEL_LOG2_V));
-    return clsel_mask(clsel_cond_funnel(clsel_cond_window(c, o >> CLSEL_LOG2_V),
-                                        clsel_cond_window(c, (o >> CLSEL_LOG2_V) + 1), (uint)(o & (CLSEL_V - 1))));
+    const int from = o >= 0 ? o : o + into, w = from >> CLSEL_LOG2_V, shift = from & (CLSEL_V - 1);
+    clsel_cond_words words = clsel_cond_window(c, w);
+    if (shift) words = clsel_cond_funnel(words, clsel_cond_window(c, w + 1), (uint)shift);
+    if (o < 0) words = clsel_cond_funnel(words, words, (uint)(CLSEL_V - into));
+    return clsel_mask(words);
 }
 
-CLSEL_INLINE int clsel_item_two_rows(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, int whole_store)
+CLSEL_INLINE int clsel_item_rows(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, int whole_store)
 {
-    const clsel_place q = clsel_next_row(p, g);
-    const uint split = g->sh.s0 - p.at.s0;
-    const int4 a = p.off, b = q.off - (int4)(int)split * CLSEL_STRIDES(g, 0);
-    if (!clsel_run_fits(CLSEL_COND, t->cond_dense, a.x, t->cond_windows) ||
-        !clsel_run_fits(CLSEL_COND, t->cond_dense, b.x, t->cond_windows) ||
-        !clsel_run_fits(CLSEL_THEN, t->then_dense, a.y, t->then_windows) ||
-        !clsel_run_fits(CLSEL_THEN, t->then_dense, b.y, t->then_windows) ||
-        !clsel_run_fits(CLSEL_ELSE, t->else_dense, a.z, t->else_windows) ||
-        !clsel_run_fits(CLSEL_ELSE, t->else_dense, b.z, t->else_windows))
-        return 0;
-    const uint4 head = clsel_head_mask(split);
-    uint4 m = clsel_cond_run(t->cond, CLSEL_COND, t->cond_dense, a.x);
-    if (CLSEL_COND == CLSEL_READ_FIXED || !t->cond_dense)
-        m = bitselect(clsel_cond_run(t->cond, CLSEL_COND, t->cond_dense, b.x), m, head);
-    const uint4 x = clsel_two_runs(t->then_, CLSEL_THEN, t->then_dense, a.y, b.y, head);
-    const uint4 y = clsel_two_runs(t->else_, CLSEL_ELSE, t->else_dense, a.z, b.z, head);
+    const uint cd = CLSEL_COND == CLSEL_READ_ROWS && t->cond_dense, td = CLSEL_THEN == CLSEL_READ_ROWS && t->then_dense,
+               ed = CLSEL_ELSE == CLSEL_READ_ROWS && t->else_dense;
+    uint4 m = cd ? clsel_cond_run(t->cond, CLSEL_COND, p.off.x, 0) : (uint4)0;
+    uint4 x = td ? clsel_run(t->then_, CLSEL_THEN, p.off.y, 0) : (uint4)0;
+    uint4 y = ed ? clsel_run(t->else_, CLSEL_ELSE, p.off.z, 0) : (uint4)0;
+    uint4 before = (uint4)0;
+    uint done = 0;
+    clsel_place q = p;
+    for (;;) {
+        const uint end = min((uint)CLSEL_V, done + g->sh.s0 - q.at.s0);
+        const uint4 upto = clsel_head_mask(end), segment = upto & ~before;
+        const int4 r = q.off - (int)done * g->st0; /* the runs' starts: element `done` lands in place */
+        if (!clsel_run_fits(CLSEL_COND, cd, r.x, (int)done, t->cond_windows) ||
+            !clsel_run_fits(CLSEL_THEN, td, r.y, (int)done, t->then_windows) ||
+            !clsel_run_fits(CLSEL_ELSE, ed, r.z, (int)done, t->else_windows))
+            return 0;
+        if (!cd) m |= segment & clsel_cond_run(t->cond, CLSEL_COND, r.x, (int)done);
+        if (!td) x |= segment & clsel_run(t->then_, CLSEL_THEN, r.y, (int)done);
+        if (!ed) y |= segment & clsel_run(t->else_, CLSEL_ELSE, r.z, (int)done);
+        if (end == CLSEL_V) break;
+        before = upto;
+        done = end;
+        q = clsel_next_row(q, g);
+    }
     const uint4 v = bitselect(y, x, m);
     if (whole_store) {
-        *(global uint4 *)(t->out + a.w) = v;
-    } else {
-#pragma unroll
-        for (uint k = 0; k < CLSEL_V; ++k) t->out[k < split ? a.w + (int)k : q.off.w + (int)(k - split)] = clsel_get(v, k);
+        *(global uint4 *)(t->out + p.off.w) = v;
+        return 1;
+    }
+    /* An output that is not dense: each segment's elements where its row lies. */
+    q = p;
+    for (uint k = 0; k < CLSEL_V; ++k) {
+        t->out[q.off.w] = clsel_get(v, k);
+        q = clsel_next_element(q, g);
     }
     return 1;
 }
 
-/* An item that is not in one row, or not whole: across one row end as two runs where no tensor is strided, else
- * element by element. A whole item of a dense output is one 16-byte store either way. */
+/* An item that is not in one row, or not whole: across row ends as runs where no tensor is strided, else element by
+ * element. A whole item of a dense output is one 16-byte store either way. */
 #if CLSEL_COND == CLSEL_READ_STRIDED || CLSEL_THEN == CLSEL_READ_STRIDED || CLSEL_ELSE == CLSEL_READ_STRIDED || \
     CLSEL_OUT == CLSEL_WRITE_STRIDED
 #define CLSEL_ANY_STRIDED 1
@@ -436,7 +475,7 @@ CLSEL_INLINE void clsel_item_other(const clsel_tensors *t, const clsel_geometry 
 {
     const int whole_store = out_dense && count == CLSEL_V;
 #if CLSEL_RANK > 1 && !CLSEL_ANY_STRIDED
-    if (count == CLSEL_V && g->sh.s0 >= CLSEL_V && clsel_item_two_rows(t, g, p, whole_store)) return;
+    if (count == CLSEL_V && clsel_item_rows(t, g, p, whole_store)) return;
 #endif
     clsel_item_elements(t, g, p, count, whole_store, p.off.w);
 }
@@ -450,17 +489,17 @@ CLSEL_INLINE void clsel_item_in_row(const clsel_tensors *t, const clsel_geometry
     if (CLSEL_COND == CLSEL_READ_FIXED) {
         const int c = t->cond[o.x] != 0;
         if (CLSEL_THEN == CLSEL_ELSE)
-            v = clsel_read(c ? t->then_ : t->else_, CLSEL_THEN, c ? o.y : o.z, item,
-                           c ? g->ts.s0 : g->es.s0, c ? t->then_windows : t->else_windows);
+            v = clsel_read(c ? t->then_ : t->else_, CLSEL_THEN, c ? t->then_dense : t->else_dense, c ? o.y : o.z, item,
+                           c ? g->st0.y : g->st0.z, c ? t->then_windows : t->else_windows);
         else
-            v = c ? clsel_read(t->then_, CLSEL_THEN, o.y, item, g->ts.s0, t->then_windows)
-                  : clsel_read(t->else_, CLSEL_ELSE, o.z, item, g->es.s0, t->else_windows);
+            v = c ? clsel_read(t->then_, CLSEL_THEN, t->then_dense, o.y, item, g->st0.y, t->then_windows)
+                  : clsel_read(t->else_, CLSEL_ELSE, t->else_dense, o.z, item, g->st0.z, t->else_windows);
     } else {
-        const uint4 m = clsel_cond_mask(t->cond, CLSEL_COND, o.x, item, g->cs.s0, t->cond_windows);
-        v = bitselect(clsel_read(t->else_, CLSEL_ELSE, o.z, item, g->es.s0, t->else_windows),
-                      clsel_read(t->then_, CLSEL_THEN, o.y, item, g->ts.s0, t->then_windows), m);
+        const uint4 m = clsel_cond_mask(t->cond, CLSEL_COND, t->cond_dense, o.x, item, g->st0.x, t->cond_windows);
+        v = bitselect(clsel_read(t->else_, CLSEL_ELSE, t->else_dense, o.z, item, g->st0.z, t->else_windows),
+                      clsel_read(t->then_, CLSEL_THEN, t->then_dense, o.y, item, g->st0.y, t->then_windows), m);
     }
-    clsel_store(t->out, o.w, item, g->os.s0, v);
+    clsel_store(t->out, o.w, item, g->st0.w, v);
 }
 
 /* Every item of the work-item whole and in one row (item k is item0 + k * lanes): cond of all of them first, then the
@@ -479,21 +518,22 @@ CLSEL_INLINE void clsel_items_in_rows(const clsel_tensors *t, const clsel_geomet
         for (uint k = 0; k < CLSEL_K; ++k) {
             const uint item = item0 + k * lanes;
             if (CLSEL_THEN == CLSEL_ELSE)
-                x[k] = clsel_read(c[k] ? t->then_ : t->else_, CLSEL_THEN, c[k] ? off[k].y : off[k].z, item,
-                                  c[k] ? g->ts.s0 : g->es.s0, c[k] ? t->then_windows : t->else_windows);
+                x[k] = clsel_read(c[k] ? t->then_ : t->else_, CLSEL_THEN, c[k] ? t->then_dense : t->else_dense,
+                                  c[k] ? off[k].y : off[k].z, item,
+                                  c[k] ? g->st0.y : g->st0.z, c[k] ? t->then_windows : t->else_windows);
             else
-                x[k] = c[k] ? clsel_read(t->then_, CLSEL_THEN, off[k].y, item, g->ts.s0, t->then_windows)
-                            : clsel_read(t->else_, CLSEL_ELSE, off[k].z, item, g->es.s0, t->else_windows);
+                x[k] = c[k] ? clsel_read(t->then_, CLSEL_THEN, t->then_dense, off[k].y, item, g->st0.y, t->then_windows)
+                            : clsel_read(t->else_, CLSEL_ELSE, t->else_dense, off[k].z, item, g->st0.z, t->else_windows);
         }
 #pragma unroll
         for (uint k = 0; k < CLSEL_K; ++k)
-            clsel_store(t->out, off[k].w, item0 + k * lanes, g->os.s0, x[k]);
+            clsel_store(t->out, off[k].w, item0 + k * lanes, g->st0.w, x[k]);
         return;
     }
     uint4 m[CLSEL_K], all = (uint4)0xFFFFFFFFu, any = (uint4)0;
 #pragma unroll
     for (uint k = 0; k < CLSEL_K; ++k) {
-        m[k] = clsel_cond_mask(t->cond, CLSEL_COND, off[k].x, item0 + k * lanes, g->cs.s0, t->cond_windows);
+        m[k] = clsel_cond_mask(t->cond, CLSEL_COND, t->cond_dense, off[k].x, item0 + k * lanes, g->st0.x, t->cond_windows);
         all &= m[k];
         any |= m[k];
     }
@@ -504,16 +544,16 @@ CLSEL_INLINE void clsel_items_in_rows(const clsel_tensors *t, const clsel_geomet
     if (!else_only) {
 #pragma unroll
         for (uint k = 0; k < CLSEL_K; ++k)
-            x[k] = clsel_read(t->then_, CLSEL_THEN, off[k].y, item0 + k * lanes, g->ts.s0, t->then_windows);
+            x[k] = clsel_read(t->then_, CLSEL_THEN, t->then_dense, off[k].y, item0 + k * lanes, g->st0.y, t->then_windows);
     }
     if (!then_only) {
 #pragma unroll
         for (uint k = 0; k < CLSEL_K; ++k)
-            y[k] = clsel_read(t->else_, CLSEL_ELSE, off[k].z, item0 + k * lanes, g->es.s0, t->else_windows);
+            y[k] = clsel_read(t->else_, CLSEL_ELSE, t->else_dense, off[k].z, item0 + k * lanes, g->st0.z, t->else_windows);
     }
 #pragma unroll
     for (uint k = 0; k < CLSEL_K; ++k)
-        clsel_store(t->out, off[k].w, item0 + k * lanes, g->os.s0, bitselect(y[k], x[k], m[k]));
+        clsel_store(t->out, off[k].w, item0 + k * lanes, g->st0.w, bitselect(y[k], x[k], m[k]));
 }
 
 /* ---- the kernel -------------------------------------------------------------------------------------------------- */
@@ -522,16 +562,16 @@ kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
     const uint lanes = (uint)get_local_size(0), items = (n + CLSEL_V - 1) >> CLSEL_LOG2_V, whole = n >> CLSEL_LOG2_V;
     const uint item0 = (uint)get_group_id(0) * lanes * CLSEL_K + (uint)get_local_id(0);
     if (item0 >= items) return;
-    const clsel_geometry geometry = {shape, div_mul, div_shift, cond_strides, then_strides, else_strides,
-                                     out_strides, first};
+    clsel_geometry geometry;
+    clsel_geometry_set(&geometry, shape, div_mul, div_shift, strides_lo, strides_hi, carries_lo, carries_hi);
     const clsel_geometry *g = &geometry;
     const clsel_tensors t = {cond + cond_origin, then_ + then_origin, else_ + else_origin, out + out_origin,
                              cond_windows, then_windows, else_windows, CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(0)),
                              CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(1)), CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(2)),
                              CLSEL_OUT == CLSEL_WRITE_ROWS && (CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(3)))};
-    clsel_place first_place, step;
+    clsel_place first_place;
+    const clsel_place step = {step_at, step_off};
     clsel_locate(&first_place, g, item0 << CLSEL_LOG2_V, first);
-    clsel_locate(&step, g, lanes << CLSEL_LOG2_V, (int4)0);
 
     /* Where each item lies and whether it is in one row; whether all are whole (the last is). */
     clsel_place p = first_place;

@@ -46,10 +46,13 @@
  * the element type (uchar, ushort, uint, ulong). Per tensor a buffer, the element offset in it of the tensor's origin
  * (its lowest element the launch touches, moved down to a 16-byte boundary where its read kind uses windows: V bytes
  * for cond) and how many whole windows lie from the origin to the buffer's end (a window past them is read element by
- * element). Then the dims, innermost first (dims at and past the launch's rank are 1), each tensor's signed element
- * strides along them, each tensor's element offset of the launch's element 0 from its origin (so that every offset a
- * kernel forms is >= 0), the multiplier and shift that divide by each dim, which tensors are dense (CLSEL_DENSE_BIT)
- * and the element count. then_, else_ and out
+ * element). Then the dims, innermost first (dims at and past the launch's rank are 1); per dim the four tensors'
+ * signed element strides (cond, then, else, out: components 4d to 4d + 3 of strides_lo for dims 0-3, of strides_hi for
+ * dims 4-7) and what a carry out of the dim adds to the offsets (the next dim's strides less this dim's times its
+ * size; carries_lo, carries_hi alike); each tensor's element offset of the launch's element 0 from its origin (so that
+ * every offset a kernel forms is >= 0), the step from one of a work-item's items to its next (the work-group's size times V elements)
+ * as an index along each dim and the offsets it adds, the multiplier and shift that divide by each dim, which tensors
+ * are dense (CLSEL_DENSE_BIT) and the element count. then_, else_ and out
  * carry no `restrict`: the output may be then or else (in place). cond is never written, so it is `restrict`. */
 #define CLSEL_KERNEL_ARGS(ARG, LAST, T)                   \
     ARG(cond, global const uchar *restrict, cl_mem)       \
@@ -64,11 +67,13 @@
     ARG(out, global T *, cl_mem)                          \
     ARG(out_origin, ulong, cl_ulong)                      \
     ARG(shape, uint8, cl_uint8)                           \
-    ARG(cond_strides, int8, cl_int8)                      \
-    ARG(then_strides, int8, cl_int8)                      \
-    ARG(else_strides, int8, cl_int8)                      \
-    ARG(out_strides, int8, cl_int8)                       \
+    ARG(strides_lo, int16, cl_int16)                      \
+    ARG(strides_hi, int16, cl_int16)                      \
+    ARG(carries_lo, int16, cl_int16)                      \
+    ARG(carries_hi, int16, cl_int16)                      \
     ARG(first, int4, cl_int4)                             \
+    ARG(step_at, uint8, cl_uint8)                         \
+    ARG(step_off, int4, cl_int4)                          \
     ARG(div_mul, uint8, cl_uint8)                         \
     ARG(div_shift, uint8, cl_uint8)                       \
     ARG(dense, uint, cl_uint)                             \

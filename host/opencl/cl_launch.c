@@ -110,26 +110,45 @@ static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_c
 {
     const clsel_cl_api *cl = ctx->cl;
     cl_uint8 shape, mul, shift;
-    cl_int8 strides[PLAN_OPERANDS];
+    cl_int strides[8][PLAN_OPERANDS], carries[8][PLAN_OPERANDS] = {{0}}; /* per dim, per tensor */
     for (int d = 0; d < 8; ++d) {
         const uint64_t extent = d < piece->rank ? (uint64_t)piece->dims[d] : 1;
         shape.s[d] = (cl_uint)extent;
         divider(extent, &mul.s[d], &shift.s[d]);
-        for (int op = 0; op < PLAN_OPERANDS; ++op)
-            strides[op].s[d] = d < piece->rank ? (cl_int)piece->strides[op][d] : 0;
+        for (int op = 0; op < PLAN_OPERANDS; ++op) strides[d][op] = d < piece->rank ? (cl_int)piece->strides[op][d] : 0;
     }
+    for (int d = 0; d + 1 < 8; ++d)
+        for (int op = 0; op < PLAN_OPERANDS; ++op)
+            carries[d][op] = (cl_int)((int64_t)strides[d + 1][op] - (int64_t)shape.s[d] * strides[d][op]);
+    cl_int16 strides_lo, strides_hi, carries_lo, carries_hi;
+    memcpy(strides_lo.s, strides[0], sizeof strides_lo.s);
+    memcpy(strides_hi.s, strides[4], sizeof strides_hi.s);
+    memcpy(carries_lo.s, carries[0], sizeof carries_lo.s);
+    memcpy(carries_hi.s, carries[4], sizeof carries_hi.s);
     const cl_int4 first = {{how->first[0], how->first[1], how->first[2], how->first[3]}};
     const cl_uint n = (cl_uint)piece->count, per_item = 16 / (cl_uint)how->variant.width;
     const size_t items = (n + per_item - 1) / per_item, local = kp->work_group_size;
+    /* The step between a work-item's items, a work-group of items: its index along each dim the kernel walks (the
+     * highest takes what is left) and the offsets it adds. */
+    cl_uint8 step_at = {{0}};
+    cl_int4 step_off = {{0}};
+    uint64_t rest = (uint64_t)local * per_item;
+    for (int d = 0; d < how->variant.rank; ++d) {
+        const uint64_t digit = d + 1 < how->variant.rank ? rest % shape.s[d] : rest;
+        rest = d + 1 < how->variant.rank ? rest / shape.s[d] : 0;
+        step_at.s[d] = (cl_uint)(digit < UINT32_MAX ? digit : UINT32_MAX);
+        for (int op = 0; op < PLAN_OPERANDS; ++op)
+            step_off.s[op] += (cl_int)((int64_t)digit * strides[d][op]);
+    }
     const size_t per_group = local * clsel_priv_cl_items(how->variant.width);
     const size_t global = (items + per_group - 1) / per_group * local;
     const kernel_arg_values values = {
         .cond = &t[PLAN_COND].mem, .cond_origin = &how->origin[PLAN_COND], .cond_windows = &how->windows[PLAN_COND],
         .then_ = &t[PLAN_THEN].mem, .then_origin = &how->origin[PLAN_THEN], .then_windows = &how->windows[PLAN_THEN],
         .else_ = &t[PLAN_ELSE].mem, .else_origin = &how->origin[PLAN_ELSE], .else_windows = &how->windows[PLAN_ELSE],
-        .out = &t[PLAN_OUT].mem, .out_origin = &how->origin[PLAN_OUT], .shape = &shape,
-        .cond_strides = &strides[PLAN_COND], .then_strides = &strides[PLAN_THEN], .else_strides = &strides[PLAN_ELSE],
-        .out_strides = &strides[PLAN_OUT], .first = &first, .div_mul = &mul, .div_shift = &shift,
+        .out = &t[PLAN_OUT].mem, .out_origin = &how->origin[PLAN_OUT], .shape = &shape, .strides_lo = &strides_lo,
+        .strides_hi = &strides_hi, .carries_lo = &carries_lo, .carries_hi = &carries_hi, .first = &first, .step_at = &step_at, .step_off = &step_off,
+        .div_mul = &mul, .div_shift = &shift,
         .dense = &how->dense, .n = &n};
     clsel_mutex_lock(&kp->lock);
     cl_int err = clsel_priv_set_kernel_args(cl, kp->kernel, &values);

@@ -7,15 +7,15 @@
  * each tensor's element strides along them. Output elements go in items of 16 bytes (V = 16 / W elements); a
  * work-item takes CLSEL_ITEMS of them, one work-group's width apart (so that neighbouring work-items touch
  * neighbouring bytes), finds the first by dividing its index by the dims (multipliers, no division instruction) and
- * the others by adding the same step to an odometer. It does its items in three passes, so that the loads of all of
- * them are in flight together: cond of each item (or, where cond is one element for the launch or along the row, which
- * input each item takes), then the inputs each item needs (only the chosen one where cond is the same for the whole
- * item), then the selection and the 16-byte stores. An input is read as aligned 16-byte windows (V bytes of cond)
- * shifted into place, a repeated element, or element by element where its stride along the row says so.
+ * the others by adding the same step to an odometer. Where all its items are whole and each in one row, it does them
+ * in passes, so that the loads of all are in flight together: cond of every item (one byte, or V as a mask), then only
+ * the inputs the items take (one where cond is one byte, or all true or all false), then the selections and the
+ * 16-byte stores. An input is read as aligned 16-byte windows (V bytes of cond) shifted into place, a repeated
+ * element, or element by element where its stride along the row is neither 0 nor 1.
  *
- * Items that cross a row, and the short last item, take other paths: across one row end (rows of V elements or more)
- * each input's two runs are read as windows and merged under a byte mask; shorter rows, strided inputs and the last
- * item go element by element. Index math is 32-bit: the host splits runs into pieces whose offsets fit. */
+ * An item whose elements span row ends is read row by row: each input's segment as a run placed by its offset and
+ * kept under a mask of the segment's bytes. Strided inputs and the short last item go element by element. Index math
+ * is 32-bit: the host splits runs into pieces whose offsets fit. */
 
 /* Helpers inlined into the kernel, so that its constants specialise them and their values stay in registers. */
 #define CLSEL_INLINE static inline __attribute__((always_inline))
@@ -131,7 +131,7 @@ typedef struct clsel_geometry {
 } clsel_geometry;
 
 typedef struct clsel_place {
-    uint8 at;
+    uint at0, at1, at2, at3, at4, at5, at6, at7; /* scalars: a vector's lanes cost an insert or extract each */
     int4 off;
 } clsel_place;
 
@@ -156,7 +156,7 @@ typedef struct clsel_place {
 #endif
 /* Components and fields of a dim given as a macro (CLSEL_TOP). */
 #define CLSEL_AT(p, d) CLSEL_AT_OF(p, d)
-#define CLSEL_AT_OF(p, d) ((p)->at.s##d)
+#define CLSEL_AT_OF(p, d) ((p)->at##d)
 #define CLSEL_ST(g, d) CLSEL_ST_OF(g, d)
 #define CLSEL_ST_OF(g, d) ((g)->st##d)
 
@@ -193,14 +193,13 @@ CLSEL_INLINE void clsel_geometry_set(clsel_geometry *g, uint8 sh, uint8 m, uint8
     {                                                        \
         const uint q = CLSEL_DIV(x, g->m.s##d, g->s.s##d);   \
         const uint r = x - q * g->sh.s##d;                   \
-        p->at.s##d = r;                                      \
+        p->at##d = r;                                        \
         p->off += (int)r * g->st##d;                         \
         x = q;                                               \
     }
 CLSEL_INLINE void clsel_locate(clsel_place *p, const clsel_geometry *g, uint x, int4 from)
 {
-    p->at = (uint8)0;
-    p->off = from;
+    *p = (clsel_place){0, 0, 0, 0, 0, 0, 0, 0, from};
     CLSEL_BELOW_TOP(CLSEL_LOCATE)
     CLSEL_AT(p, CLSEL_TOP) = x;
     p->off += (int)x * CLSEL_ST(g, CLSEL_TOP);
@@ -210,9 +209,9 @@ CLSEL_INLINE void clsel_locate(clsel_place *p, const clsel_geometry *g, uint x, 
  * odometer: an index and a step below a dim's size sum to less than twice it, so one carry per dim is enough. */
 #define CLSEL_ADD_DIM(d, up)                                          \
     {                                                                 \
-        const uint sum = p->at.s##d + step->at.s##d + carry;          \
+        const uint sum = p->at##d + step->at##d + carry;              \
         carry = sum >= g->sh.s##d;                                    \
-        p->at.s##d = carry ? sum - g->sh.s##d : sum;                  \
+        p->at##d = carry ? sum - g->sh.s##d : sum;                    \
         p->off += carry ? g->cr##d : (int4)0;                         \
     }
 CLSEL_INLINE void clsel_advance(clsel_place *p, const clsel_geometry *g, const clsel_place *step)
@@ -226,17 +225,17 @@ CLSEL_INLINE void clsel_advance(clsel_place *p, const clsel_geometry *g, const c
 /* The first element of the next row: index 0 along dim 0, one more along dim 1, carried upwards. Past the last row
  * the place is beyond the launch and is not read. */
 #define CLSEL_CARRY(d, up)                                    \
-    if (d > 0 && p.at.s##d == g->sh.s##d) {                   \
+    if (d > 0 && p.at##d == g->sh.s##d) {                     \
         p.off += g->cr##d;                                    \
-        p.at.s##d = 0;                                        \
-        p.at.s##up += 1;                                      \
+        p.at##d = 0;                                          \
+        p.at##up += 1;                                        \
     }
 CLSEL_INLINE clsel_place clsel_next_row(clsel_place p, const clsel_geometry *g)
 {
 #if CLSEL_RANK > 1
-    p.off += g->st1 - (int)p.at.s0 * g->st0;
-    p.at.s0 = 0;
-    p.at.s1 += 1;
+    p.off += g->st1 - (int)p.at0 * g->st0;
+    p.at0 = 0;
+    p.at1 += 1;
     CLSEL_BELOW_TOP(CLSEL_CARRY)
 #endif
     return p;
@@ -246,45 +245,104 @@ CLSEL_INLINE clsel_place clsel_next_row(clsel_place p, const clsel_geometry *g)
 CLSEL_INLINE clsel_place clsel_next_element(clsel_place p, const clsel_geometry *g)
 {
     p.off += g->st0;
-    p.at.s0 += 1;
-    if (CLSEL_RANK > 1 && p.at.s0 == g->sh.s0) p = clsel_next_row(p, g);
+    p.at0 += 1;
+    if (CLSEL_RANK > 1 && p.at0 == g->sh.s0) p = clsel_next_row(p, g);
     return p;
 }
 
 /* Whether the V elements from p lie in one row. */
 CLSEL_INLINE int clsel_in_row(const clsel_place *p, const clsel_geometry *g)
 {
-    return CLSEL_RANK == 1 || g->sh.s0 - p->at.s0 >= CLSEL_V;
+    return CLSEL_RANK == 1 || g->sh.s0 - p->at0 >= CLSEL_V;
 }
 
-/* ---- reading ------------------------------------------------------------------------------------------------------
- * An input's V elements from offset o of an item in one row, without branches: a FIXED input's one element repeated;
- * a ROWS input's two aligned windows shifted into place (the first alone where the tensor is dense, or where the
- * elements start on a window: then the second index is the first's, so that no window past the buffer's whole ones is
- * read); a STRIDED input's elements one by one. */
-CLSEL_INLINE uint4 clsel_window(global const clsel_elem *base, int w) { return ((global const uint4 *)base)[w]; }
+/* ---- inputs -------------------------------------------------------------------------------------------------------
+ * An input as the kernel reads it: its elements from its origin; the whole windows from there to its buffer's end
+ * and the bytes of the partial one after them (a window that would pass the buffer's end is read in aligned pieces
+ * of 8, 4, 2 and 1 bytes, and one past that not at all); its stride along dim 0 (STRIDED); whether it is dense (read
+ * by item index) or one element for the whole launch (read once per work-item). */
+typedef struct clsel_input {
+    global const clsel_elem *x;
+    uint windows, tail, dense, uniform;
+    int stride;
+    uint4 small; /* a tensor all in its partial window (no whole one): that window, read once per work-item */
+} clsel_input;
 
-CLSEL_INLINE clsel_cond_words clsel_cond_window(global const uchar *base, int w)
-{
-    return ((global const clsel_cond_words *)base)[w];
-}
+typedef struct clsel_cond_input {
+    global const uchar *c;
+    uint windows, tail, dense, uniform;
+    int stride;
+    uint4 small;
+} clsel_cond_input;
 
-/* V elements from o, one by one `stride` apart (a strided input). */
-CLSEL_INLINE uint4 clsel_elements(global const clsel_elem *x, int o, int stride)
+/* The first `bytes` bytes (< size, the window's) of the window at p, in pieces that lie on their own size. */
+CLSEL_INLINE uint4 clsel_partial_window(global const uchar *p, uint bytes, uint size)
 {
     uint4 v = (uint4)0;
-#pragma unroll
-    for (uint k = 0; k < CLSEL_V; ++k) v = clsel_shift_in(v, x[o + (int)k * stride]);
+    uint at = 0;
+    if (size > 8 && (bytes & 8)) {
+        v.xy = *(global const uint2 *)p;
+        at = 8;
+    }
+    if (size > 4 && (bytes & 4)) {
+        v |= as_uint4((uint4)(at >> 2) == (uint4)(0, 1, 2, 3)) & (uint4)(*(global const uint *)(p + at));
+        at += 4;
+    }
+    if (size > 2 && (bytes & 2)) {
+        const uint two = *(global const ushort *)(p + at);
+        v |= as_uint4((uint4)(at >> 2) == (uint4)(0, 1, 2, 3)) & (uint4)(two << ((at & 3) * 8));
+        at += 2;
+    }
+    if (bytes & 1) v |= as_uint4((uint4)(at >> 2) == (uint4)(0, 1, 2, 3)) & (uint4)((uint)p[at] << ((at & 3) * 8));
     return v;
 }
 
-CLSEL_INLINE clsel_cond_words clsel_cond_elements(global const uchar *c, int o, int stride)
+/* Window w of an input: whole, partial (the one that holds the buffer's end), or zeros past it. */
+CLSEL_INLINE uint4 clsel_window(const clsel_input *in, int w)
+{
+    if ((uint)w < in->windows) return ((global const uint4 *)in->x)[w];
+    if ((uint)w != in->windows) return (uint4)0;
+    if (in->windows == 0) return in->small;
+    return clsel_partial_window((global const uchar *)(in->x + ((size_t)w << CLSEL_LOG2_V)), in->tail, 16);
+}
+
+CLSEL_INLINE clsel_cond_words clsel_cond_words_of(uint4 v)
+{
+#if CLSEL_WIDTH == 1
+    return v;
+#elif CLSEL_WIDTH == 2
+    return v.xy;
+#elif CLSEL_WIDTH == 4
+    return v.x;
+#else
+    return (ushort)v.x;
+#endif
+}
+
+CLSEL_INLINE clsel_cond_words clsel_cond_window(const clsel_cond_input *in, int w)
+{
+    if ((uint)w < in->windows) return ((global const clsel_cond_words *)in->c)[w];
+    if ((uint)w != in->windows) return (clsel_cond_words)0;
+    if (in->windows == 0) return clsel_cond_words_of(in->small);
+    return clsel_cond_words_of(clsel_partial_window(in->c + ((size_t)w << CLSEL_LOG2_V), in->tail, CLSEL_V));
+}
+
+/* V elements from o, one by one `stride` apart (a strided input). */
+CLSEL_INLINE uint4 clsel_elements(const clsel_input *in, int o)
+{
+    uint4 v = (uint4)0;
+#pragma unroll
+    for (uint k = 0; k < CLSEL_V; ++k) v = clsel_shift_in(v, in->x[o + (int)k * in->stride]);
+    return v;
+}
+
+CLSEL_INLINE clsel_cond_words clsel_cond_elements(const clsel_cond_input *in, int o)
 {
     uint4 v = (uint4)0;
 #pragma unroll
     for (uint k = 0; k < CLSEL_V; ++k) {
         const uchar16 e = as_uchar16(v);
-        v = as_uint4((uchar16)(e.s1234, e.s5678, e.s9abc, e.sdef, c[o + (int)k * stride]));
+        v = as_uint4((uchar16)(e.s1234, e.s5678, e.s9abc, e.sdef, in->c[o + (int)k * in->stride]));
     }
 #if CLSEL_WIDTH == 1 /* the V bytes are the last V of the 16 */
     return v;
@@ -297,87 +355,84 @@ CLSEL_INLINE clsel_cond_words clsel_cond_elements(global const uchar *c, int o, 
 #endif
 }
 
-/* Where the tensor is dense (the kernel knows every ROWS tensor dense: CLSEL_DENSE, or its bit says so), element i
- * lies at i from its origin and item `item` is the item-th 16 bytes; elsewhere the elements start on a window (a dense tensor's always do) or are shifted into
- * place from two, or, where the second would pass the buffer's whole windows, read one by one (they all lie in the
- * buffer: an item in one row touches its V elements). */
-CLSEL_INLINE uint4 clsel_read(global const clsel_elem *x, int kind, uint dense, int o, uint item, int stride,
-                              uint windows)
+/* V elements from o, as an input read as `kind` in an item that lies in one row (the V elements are all in the
+ * buffer): one element repeated, a dense input's item-th 16 bytes, the window that holds them where they start on
+ * one, else two windows shifted into place, or one by one. */
+CLSEL_INLINE uint4 clsel_read(const clsel_input *in, int kind, int o, uint item)
 {
-    if (kind == CLSEL_READ_FIXED) return CLSEL_SPLAT(x[o]);
-    if (kind == CLSEL_READ_STRIDED) return clsel_elements(x, o, stride);
-    if (CLSEL_DENSE || dense) return clsel_window(x, (int)item);
+    if (kind == CLSEL_READ_FIXED) return CLSEL_SPLAT(in->x[o]);
+    if (kind == CLSEL_READ_STRIDED) return clsel_elements(in, o);
+    if (CLSEL_DENSE || in->dense) return ((global const uint4 *)in->x)[item];
     const int w = o >> CLSEL_LOG2_V, shift = o & (CLSEL_V - 1);
-    uint4 v = clsel_window(x, w);
-    if (shift) v = (uint)w + 1 < windows ? clsel_funnel(v, clsel_window(x, w + 1), (uint)shift * CLSEL_WIDTH)
-                                         : clsel_elements(x, o, 1); /* the second window passes the buffer's end */
+    uint4 v = ((global const uint4 *)in->x)[w]; /* whole: it holds element o and the 15 bytes after it are touched */
+    if (shift) v = clsel_funnel(v, clsel_window(in, w + 1), (uint)shift * CLSEL_WIDTH);
     return v;
 }
 
 /* cond's mask of an item in one row, read as ROWS or STRIDED. */
-CLSEL_INLINE uint4 clsel_cond_mask(global const uchar *c, int kind, uint dense, int o, uint item, int stride,
-                                   uint windows)
+CLSEL_INLINE uint4 clsel_cond_mask(const clsel_cond_input *in, int kind, int o, uint item)
 {
-    if (kind == CLSEL_READ_STRIDED) return clsel_mask(clsel_cond_elements(c, o, stride));
-    if (CLSEL_DENSE || dense) return clsel_mask(clsel_cond_window(c, (int)item));
+    if (kind == CLSEL_READ_STRIDED) return clsel_mask(clsel_cond_elements(in, o));
+    if (CLSEL_DENSE || in->dense) return clsel_mask(((global const clsel_cond_words *)in->c)[item]);
     const int w = o >> CLSEL_LOG2_V, shift = o & (CLSEL_V - 1);
-    clsel_cond_words words = clsel_cond_window(c, w);
-    if (shift) words = (uint)w + 1 < windows ? clsel_cond_funnel(words, clsel_cond_window(c, w + 1), (uint)shift)
-                                             : clsel_cond_elements(c, o, 1);
+    clsel_cond_words words = ((global const clsel_cond_words *)in->c)[w];
+    if (shift) words = clsel_cond_funnel(words, clsel_cond_window(in, w + 1), (uint)shift);
     return clsel_mask(words);
 }
 
-/* ---- writing ----------------------------------------------------------------------------------------------------- */
-/* An item's 16 bytes from offset o of the output: one store where they lie on a boundary (always, in a dense output,
- * where it is the item-th 16 bytes), else one element at a time `stride` apart. */
-CLSEL_INLINE void clsel_store(global clsel_elem *out, int o, uint item, int stride, uint4 v)
+/* A run of V elements for a segment of an item across rows: from o, or, where o lies before the origin (the row at
+ * the origin, `into` elements into the item), those from the row's first element moved up by `into` elements. Only
+ * the segment's bytes are kept, so the rest may be any bytes; a window past the buffer's end reads as zeros. */
+CLSEL_INLINE uint4 clsel_run(const clsel_input *in, int kind, int o, int into)
 {
-    if (CLSEL_OUT == CLSEL_WRITE_ROWS && CLSEL_DENSE) {
-        ((global uint4 *)out)[item] = v;
+    if (kind == CLSEL_READ_FIXED) return CLSEL_SPLAT(in->x[o]);
+    const int from = o >= 0 ? o : o + into, w = from >> CLSEL_LOG2_V, shift = from & (CLSEL_V - 1);
+    uint4 v = clsel_window(in, w);
+    if (shift) v = clsel_funnel(v, clsel_window(in, w + 1), (uint)shift * CLSEL_WIDTH);
+    if (o < 0) v = clsel_funnel(v, v, (uint)(CLSEL_V - into) * CLSEL_WIDTH);
+    return v;
+}
+
+CLSEL_INLINE uint4 clsel_cond_run(const clsel_cond_input *in, int kind, int o, int into)
+{
+    if (kind == CLSEL_READ_FIXED) return (uint4)(in->c[o] ? 0xFFFFFFFFu : 0u);
+    const int from = o >= 0 ? o : o + into, w = from >> CLSEL_LOG2_V, shift = from & (CLSEL_V - 1);
+    clsel_cond_words words = clsel_cond_window(in, w);
+    if (shift) words = clsel_cond_funnel(words, clsel_cond_window(in, w + 1), (uint)shift);
+    if (o < 0) words = clsel_cond_funnel(words, words, (uint)(CLSEL_V - into));
+    return clsel_mask(words);
+}
+
+/* ---- the output ---------------------------------------------------------------------------------------------------
+ * An item's 16 bytes from offset o of the output: the item-th 16 bytes of a dense output, one store where they lie on
+ * a boundary, else one element at a time `stride` apart. */
+typedef struct clsel_output {
+    global clsel_elem *x;
+    uint dense;
+    int stride;
+} clsel_output;
+
+CLSEL_INLINE void clsel_store(const clsel_output *out, int o, uint item, uint4 v)
+{
+    if (CLSEL_OUT == CLSEL_WRITE_ROWS && (CLSEL_DENSE || out->dense)) {
+        ((global uint4 *)out->x)[item] = v;
     } else if (CLSEL_OUT == CLSEL_WRITE_ROWS && (o & (CLSEL_V - 1)) == 0) {
-        *(global uint4 *)(out + o) = v;
+        *(global uint4 *)(out->x + o) = v;
     } else {
 #pragma unroll
-        for (uint k = 0; k < CLSEL_V; ++k) out[o + (int)k * stride] = clsel_get(v, k);
+        for (uint k = 0; k < CLSEL_V; ++k) out->x[o + (int)k * out->stride] = clsel_get(v, k);
     }
 }
 
-/* The tensors of the launch, each at its origin, and what every item shares. */
+/* The launch's tensors. */
 typedef struct clsel_tensors {
-    global const uchar *cond;
-    global const clsel_elem *then_, *else_;
-    global clsel_elem *out;
-    uint cond_windows, then_windows, else_windows;
-    uint cond_dense, then_dense, else_dense, out_dense; /* the dense bits, one each */
+    clsel_cond_input cond;
+    clsel_input then_, else_;
+    clsel_output out;
 } clsel_tensors;
 
-/* ---- the items that cross a row, the short rows and the last item, element by element ------------------------------
- * `count` elements from p (count <= V): each input's element read where the place says, picked, and written where the
- * place says (a full item of a dense output as one 16-byte store at o_first). */
-CLSEL_INLINE void clsel_item_elements(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, uint count,
-                                      int whole_store, int o_first)
-{
-    uint4 v = (uint4)0;
-    for (uint k = 0; k < CLSEL_V; ++k) {
-        if (k >= count) break;
-        const uint c = t->cond[p.off.x] != 0;
-        const clsel_elem x = c ? t->then_[p.off.y] : t->else_[p.off.z];
-        if (whole_store) v = clsel_shift_in(v, x);
-        else t->out[p.off.w] = x;
-        if (k + 1 < count) p = clsel_next_element(p, g);
-    }
-    if (whole_store) *(global uint4 *)(t->out + o_first) = v;
-}
-
-/* ---- an item across row ends ---------------------------------------------------------------------------------------
- * An item's V elements lie in segments of consecutive rows: the rest of p's row, then whole rows, then the start of
- * one (two segments where rows have V elements or more). Each input's segment is read as a run of V elements from
- * as many elements before the row's as the segment lies into the item (so that its elements land in place) and kept
- * under a mask of the segment's bytes; a dense input is one run for the whole item (it goes on across rows). Returns 0,
- * having done nothing, where a run's windows would pass the buffer's whole ones or start before an origin (the caller
- * then goes element by element). */
-
-/* All ones in the bytes of the first `split` elements: one compare of element indices (Oclgrind 21.10 ran a form
+/* ---- items that span row ends -------------------------------------------------------------------------------------
+ * All ones in the bytes of the first `split` elements: one compare of element indices (Oclgrind 21.10 ran a form
  * with a clamp and per-word shifts wrong). */
 CLSEL_INLINE uint4 clsel_head_mask(uint split)
 {
@@ -392,57 +447,46 @@ CLSEL_INLINE uint4 clsel_head_mask(uint split)
 #endif
 }
 
-/* Whether the windows of a segment's run from o (the row's first element at o + into) lie in the buffer. */
-CLSEL_INLINE int clsel_run_fits(int kind, uint dense, int o, int into, uint windows)
+/* `count` elements from p (count <= V), one by one: each input's element where the place says, picked, and written
+ * where it says (a whole item of a dense output as one 16-byte store). */
+CLSEL_INLINE void clsel_item_elements(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, uint count,
+                                      int whole_store)
 {
-    if (kind != CLSEL_READ_ROWS || dense) return 1;
-    const int from = o >= 0 ? o : o + into;
-    return from >= 0 && (uint)(from >> CLSEL_LOG2_V) + 1 < windows;
+    const int o = p.off.w;
+    uint4 v = (uint4)0;
+    for (uint k = 0; k < CLSEL_V; ++k) {
+        if (k >= count) break;
+        const uint c = t->cond.c[p.off.x] != 0;
+        const clsel_elem x = c ? t->then_.x[p.off.y] : t->else_.x[p.off.z];
+        if (whole_store) v = clsel_shift_in(v, x);
+        else t->out.x[p.off.w] = x;
+        if (k + 1 < count) p = clsel_next_element(p, g);
+    }
+    if (whole_store) *(global uint4 *)(t->out.x + o) = v;
 }
 
-/* V elements from o; where o lies before the origin (a row at the origin, `into` elements into the item), those from
- * the row's first element moved up by `into` elements. */
-CLSEL_INLINE uint4 clsel_run(global const clsel_elem *x, int kind, int o, int into)
+/* A whole item whose elements lie in segments of consecutive rows: the rest of p's row, then whole rows, then the
+ * start of one (two segments where rows have V elements or more). Each input's segment is read as a run from as many
+ * elements before the row's first as the segment lies into the item, so that its elements land in place, and kept
+ * under a mask of the segment's bytes; a dense input is one run for the whole item (it goes on across rows). */
+CLSEL_INLINE void clsel_item_rows(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, int whole_store)
 {
-    if (kind == CLSEL_READ_FIXED) return CLSEL_SPLAT(x[o]);
-    const int from = o >= 0 ? o : o + into, w = from >> CLSEL_LOG2_V, shift = from & (CLSEL_V - 1);
-    uint4 v = clsel_window(x, w);
-    if (shift) v = clsel_funnel(v, clsel_window(x, w + 1), (uint)shift * CLSEL_WIDTH);
-    if (o < 0) v = clsel_funnel(v, v, (uint)(CLSEL_V - into) * CLSEL_WIDTH);
-    return v;
-}
-
-CLSEL_INLINE uint4 clsel_cond_run(global const uchar *c, int kind, int o, int into)
-{
-    if (kind == CLSEL_READ_FIXED) return (uint4)(c[o] ? 0xFFFFFFFFu : 0u);
-    const int from = o >= 0 ? o : o + into, w = from >> CLSEL_LOG2_V, shift = from & (CLSEL_V - 1);
-    clsel_cond_words words = clsel_cond_window(c, w);
-    if (shift) words = clsel_cond_funnel(words, clsel_cond_window(c, w + 1), (uint)shift);
-    if (o < 0) words = clsel_cond_funnel(words, words, (uint)(CLSEL_V - into));
-    return clsel_mask(words);
-}
-
-CLSEL_INLINE int clsel_item_rows(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, int whole_store)
-{
-    const uint cd = CLSEL_COND == CLSEL_READ_ROWS && t->cond_dense, td = CLSEL_THEN == CLSEL_READ_ROWS && t->then_dense,
-               ed = CLSEL_ELSE == CLSEL_READ_ROWS && t->else_dense;
-    uint4 m = cd ? clsel_cond_run(t->cond, CLSEL_COND, p.off.x, 0) : (uint4)0;
-    uint4 x = td ? clsel_run(t->then_, CLSEL_THEN, p.off.y, 0) : (uint4)0;
-    uint4 y = ed ? clsel_run(t->else_, CLSEL_ELSE, p.off.z, 0) : (uint4)0;
+    const uint cd = CLSEL_COND == CLSEL_READ_ROWS && (CLSEL_DENSE || t->cond.dense);
+    const uint td = CLSEL_THEN == CLSEL_READ_ROWS && (CLSEL_DENSE || t->then_.dense);
+    const uint ed = CLSEL_ELSE == CLSEL_READ_ROWS && (CLSEL_DENSE || t->else_.dense);
+    uint4 m = cd ? clsel_cond_run(&t->cond, CLSEL_COND, p.off.x, 0) : (uint4)0;
+    uint4 x = td ? clsel_run(&t->then_, CLSEL_THEN, p.off.y, 0) : (uint4)0;
+    uint4 y = ed ? clsel_run(&t->else_, CLSEL_ELSE, p.off.z, 0) : (uint4)0;
     uint4 before = (uint4)0;
     uint done = 0;
     clsel_place q = p;
     for (;;) {
-        const uint end = min((uint)CLSEL_V, done + g->sh.s0 - q.at.s0);
+        const uint end = min((uint)CLSEL_V, done + g->sh.s0 - q.at0);
         const uint4 upto = clsel_head_mask(end), segment = upto & ~before;
         const int4 r = q.off - (int)done * g->st0; /* the runs' starts: element `done` lands in place */
-        if (!clsel_run_fits(CLSEL_COND, cd, r.x, (int)done, t->cond_windows) ||
-            !clsel_run_fits(CLSEL_THEN, td, r.y, (int)done, t->then_windows) ||
-            !clsel_run_fits(CLSEL_ELSE, ed, r.z, (int)done, t->else_windows))
-            return 0;
-        if (!cd) m |= segment & clsel_cond_run(t->cond, CLSEL_COND, r.x, (int)done);
-        if (!td) x |= segment & clsel_run(t->then_, CLSEL_THEN, r.y, (int)done);
-        if (!ed) y |= segment & clsel_run(t->else_, CLSEL_ELSE, r.z, (int)done);
+        if (!cd) m |= segment & clsel_cond_run(&t->cond, CLSEL_COND, r.x, (int)done);
+        if (!td) x |= segment & clsel_run(&t->then_, CLSEL_THEN, r.y, (int)done);
+        if (!ed) y |= segment & clsel_run(&t->else_, CLSEL_ELSE, r.z, (int)done);
         if (end == CLSEL_V) break;
         before = upto;
         done = end;
@@ -450,92 +494,100 @@ CLSEL_INLINE int clsel_item_rows(const clsel_tensors *t, const clsel_geometry *g
     }
     const uint4 v = bitselect(y, x, m);
     if (whole_store) {
-        *(global uint4 *)(t->out + p.off.w) = v;
-        return 1;
+        *(global uint4 *)(t->out.x + p.off.w) = v;
+        return;
     }
-    /* An output that is not dense: each segment's elements where its row lies. */
-    q = p;
+    q = p; /* an output that is not dense: each element where its row lies */
     for (uint k = 0; k < CLSEL_V; ++k) {
-        t->out[q.off.w] = clsel_get(v, k);
+        t->out.x[q.off.w] = clsel_get(v, k);
         q = clsel_next_element(q, g);
     }
-    return 1;
 }
 
-/* An item that is not in one row, or not whole: across row ends as runs where no tensor is strided, else element by
- * element. A whole item of a dense output is one 16-byte store either way. */
+/* An item that is not in one row, or not whole: by rows where no tensor is strided, else element by element. */
 #if CLSEL_COND == CLSEL_READ_STRIDED || CLSEL_THEN == CLSEL_READ_STRIDED || CLSEL_ELSE == CLSEL_READ_STRIDED || \
     CLSEL_OUT == CLSEL_WRITE_STRIDED
 #define CLSEL_ANY_STRIDED 1
 #else
 #define CLSEL_ANY_STRIDED 0
 #endif
-CLSEL_INLINE void clsel_item_other(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, uint count,
-                                   uint out_dense)
+CLSEL_INLINE void clsel_item_other(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, uint count)
 {
-    const int whole_store = out_dense && count == CLSEL_V;
+    const int whole_store = t->out.dense && count == CLSEL_V; /* (never for a STRIDED output) */
 #if CLSEL_RANK > 1 && !CLSEL_ANY_STRIDED
-    if (count == CLSEL_V && clsel_item_rows(t, g, p, whole_store)) return;
+    if (count == CLSEL_V) {
+        clsel_item_rows(t, g, p, whole_store);
+        return;
+    }
 #endif
-    clsel_item_elements(t, g, p, count, whole_store, p.off.w);
+    clsel_item_elements(t, g, p, count, whole_store);
 }
 
-/* ---- an item in one row, and a work-item's items all in rows -------------------------------------------------------
- * An item's V elements from the offsets o: cond's byte picks the input to read (from one address where both inputs
- * are read alike), or cond's mask selects between both. */
-CLSEL_INLINE void clsel_item_in_row(const clsel_tensors *t, const clsel_geometry *g, int4 o, uint item)
+/* ---- items in one row ----------------------------------------------------------------------------------------------
+ * One item from the offsets o: cond's byte picks the input to read (from one address where both are read alike), or
+ * cond's mask selects between both. */
+CLSEL_INLINE void clsel_item_in_row(const clsel_tensors *t, int4 o, uint item)
 {
     uint4 v;
     if (CLSEL_COND == CLSEL_READ_FIXED) {
-        const int c = t->cond[o.x] != 0;
+        const int c = t->cond.c[o.x] != 0;
         if (CLSEL_THEN == CLSEL_ELSE)
-            v = clsel_read(c ? t->then_ : t->else_, CLSEL_THEN, c ? t->then_dense : t->else_dense, c ? o.y : o.z, item,
-                           c ? g->st0.y : g->st0.z, c ? t->then_windows : t->else_windows);
+            v = clsel_read(c ? &t->then_ : &t->else_, CLSEL_THEN, c ? o.y : o.z, item);
         else
-            v = c ? clsel_read(t->then_, CLSEL_THEN, t->then_dense, o.y, item, g->st0.y, t->then_windows)
-                  : clsel_read(t->else_, CLSEL_ELSE, t->else_dense, o.z, item, g->st0.z, t->else_windows);
+            v = c ? clsel_read(&t->then_, CLSEL_THEN, o.y, item) : clsel_read(&t->else_, CLSEL_ELSE, o.z, item);
     } else {
-        const uint4 m = clsel_cond_mask(t->cond, CLSEL_COND, t->cond_dense, o.x, item, g->st0.x, t->cond_windows);
-        v = bitselect(clsel_read(t->else_, CLSEL_ELSE, t->else_dense, o.z, item, g->st0.z, t->else_windows),
-                      clsel_read(t->then_, CLSEL_THEN, t->then_dense, o.y, item, g->st0.y, t->then_windows), m);
+        const uint4 m = clsel_cond_mask(&t->cond, CLSEL_COND, o.x, item);
+        v = bitselect(clsel_read(&t->else_, CLSEL_ELSE, o.z, item), clsel_read(&t->then_, CLSEL_THEN, o.y, item), m);
     }
-    clsel_store(t->out, o.w, item, g->st0.w, v);
+    clsel_store(&t->out, o.w, item, v);
 }
 
-/* Every item of the work-item whole and in one row (item k is item0 + k * lanes): cond of all of them first, then the
- * inputs, then the stores, so that the loads of all are in flight together. Where cond is a mask and every item's is
- * all true (or all false), only then (or else) is read. */
+/* K items (item k is item0 + k * lanes, at off[k]) whole and each in one row, in passes: cond of all of them, then
+ * the inputs, then the stores, so that the loads of all are in flight together. Where cond is one byte per item each
+ * reads only the input it takes; where all the items take one input (a uniform cond, or masks all true or all false),
+ * only that input is read. A uniform input is read once. */
 #define CLSEL_K CLSEL_ITEMS
-CLSEL_INLINE void clsel_items_in_rows(const clsel_tensors *t, const clsel_geometry *g, const int4 off[CLSEL_K],
-                                      uint item0, uint lanes)
+CLSEL_INLINE uint4 clsel_read_item(const clsel_input *in, int kind, int o, uint item, uint4 once)
 {
-    uint4 x[CLSEL_K], y[CLSEL_K];
-    if (CLSEL_COND == CLSEL_READ_FIXED) {
+    return kind == CLSEL_READ_FIXED && in->uniform ? once : clsel_read(in, kind, o, item);
+}
+
+CLSEL_INLINE void clsel_items_in_rows(const clsel_tensors *t, const int4 off[CLSEL_K], uint item0, uint lanes)
+{
+    const uint4 then_once = CLSEL_THEN == CLSEL_READ_FIXED && t->then_.uniform ? CLSEL_SPLAT(t->then_.x[off[0].y])
+                                                                               : (uint4)0;
+    const uint4 else_once = CLSEL_ELSE == CLSEL_READ_FIXED && t->else_.uniform ? CLSEL_SPLAT(t->else_.x[off[0].z])
+                                                                               : (uint4)0;
+    uint4 x[CLSEL_K], y[CLSEL_K], m[CLSEL_K];
+    if (CLSEL_COND == CLSEL_READ_FIXED && !t->cond.uniform) {
         int c[CLSEL_K];
 #pragma unroll
-        for (uint k = 0; k < CLSEL_K; ++k) c[k] = t->cond[off[k].x] != 0;
+        for (uint k = 0; k < CLSEL_K; ++k) c[k] = t->cond.c[off[k].x] != 0;
 #pragma unroll
         for (uint k = 0; k < CLSEL_K; ++k) {
             const uint item = item0 + k * lanes;
-            if (CLSEL_THEN == CLSEL_ELSE)
-                x[k] = clsel_read(c[k] ? t->then_ : t->else_, CLSEL_THEN, c[k] ? t->then_dense : t->else_dense,
-                                  c[k] ? off[k].y : off[k].z, item,
-                                  c[k] ? g->st0.y : g->st0.z, c[k] ? t->then_windows : t->else_windows);
+            if (CLSEL_THEN == CLSEL_ELSE && !t->then_.uniform && !t->else_.uniform)
+                x[k] = clsel_read(c[k] ? &t->then_ : &t->else_, CLSEL_THEN, c[k] ? off[k].y : off[k].z, item);
             else
-                x[k] = c[k] ? clsel_read(t->then_, CLSEL_THEN, t->then_dense, off[k].y, item, g->st0.y, t->then_windows)
-                            : clsel_read(t->else_, CLSEL_ELSE, t->else_dense, off[k].z, item, g->st0.z, t->else_windows);
+                x[k] = c[k] ? clsel_read_item(&t->then_, CLSEL_THEN, off[k].y, item, then_once)
+                            : clsel_read_item(&t->else_, CLSEL_ELSE, off[k].z, item, else_once);
         }
 #pragma unroll
-        for (uint k = 0; k < CLSEL_K; ++k)
-            clsel_store(t->out, off[k].w, item0 + k * lanes, g->st0.w, x[k]);
+        for (uint k = 0; k < CLSEL_K; ++k) clsel_store(&t->out, off[k].w, item0 + k * lanes, x[k]);
         return;
     }
-    uint4 m[CLSEL_K], all = (uint4)0xFFFFFFFFu, any = (uint4)0;
+    uint4 all = (uint4)0xFFFFFFFFu, any = (uint4)0;
+    if (CLSEL_COND == CLSEL_READ_FIXED) { /* uniform */
+        all = any = (uint4)(t->cond.c[off[0].x] ? 0xFFFFFFFFu : 0u);
 #pragma unroll
-    for (uint k = 0; k < CLSEL_K; ++k) {
-        m[k] = clsel_cond_mask(t->cond, CLSEL_COND, t->cond_dense, off[k].x, item0 + k * lanes, g->st0.x, t->cond_windows);
-        all &= m[k];
-        any |= m[k];
+        for (uint k = 0; k < CLSEL_K; ++k) m[k] = all;
+    } else {
+#pragma unroll
+        for (uint k = 0; k < CLSEL_K; ++k) {
+            m[k] = clsel_cond_mask(&t->cond, CLSEL_COND, off[k].x, item0 + k * lanes);
+            all &= m[k];
+            any |= m[k];
+        }
     }
     const uint2 both = all.xy & all.zw, either = any.xy | any.zw;
     const int then_only = (both.x & both.y) == 0xFFFFFFFFu, else_only = (either.x | either.y) == 0;
@@ -544,16 +596,15 @@ CLSEL_INLINE void clsel_items_in_rows(const clsel_tensors *t, const clsel_geomet
     if (!else_only) {
 #pragma unroll
         for (uint k = 0; k < CLSEL_K; ++k)
-            x[k] = clsel_read(t->then_, CLSEL_THEN, t->then_dense, off[k].y, item0 + k * lanes, g->st0.y, t->then_windows);
+            x[k] = clsel_read_item(&t->then_, CLSEL_THEN, off[k].y, item0 + k * lanes, then_once);
     }
     if (!then_only) {
 #pragma unroll
         for (uint k = 0; k < CLSEL_K; ++k)
-            y[k] = clsel_read(t->else_, CLSEL_ELSE, t->else_dense, off[k].z, item0 + k * lanes, g->st0.z, t->else_windows);
+            y[k] = clsel_read_item(&t->else_, CLSEL_ELSE, off[k].z, item0 + k * lanes, else_once);
     }
 #pragma unroll
-    for (uint k = 0; k < CLSEL_K; ++k)
-        clsel_store(t->out, off[k].w, item0 + k * lanes, g->st0.w, bitselect(y[k], x[k], m[k]));
+    for (uint k = 0; k < CLSEL_K; ++k) clsel_store(&t->out, off[k].w, item0 + k * lanes, bitselect(y[k], x[k], m[k]));
 }
 
 /* ---- the kernel -------------------------------------------------------------------------------------------------- */
@@ -565,12 +616,23 @@ kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
     clsel_geometry geometry;
     clsel_geometry_set(&geometry, shape, div_mul, div_shift, strides_lo, strides_hi, carries_lo, carries_hi);
     const clsel_geometry *g = &geometry;
-    const clsel_tensors t = {cond + cond_origin, then_ + then_origin, else_ + else_origin, out + out_origin,
-                             cond_windows, then_windows, else_windows, CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(0)),
-                             CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(1)), CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(2)),
-                             CLSEL_OUT == CLSEL_WRITE_ROWS && (CLSEL_DENSE | (dense & CLSEL_DENSE_BIT(3)))};
+    clsel_tensors t = {
+        {cond + cond_origin, windows.x, tails.x, layout & CLSEL_DENSE_BIT(0), layout & CLSEL_UNIFORM_BIT(0), g->st0.x,
+         (uint4)0},
+        {then_ + then_origin, windows.y, tails.y, layout & CLSEL_DENSE_BIT(1), layout & CLSEL_UNIFORM_BIT(1), g->st0.y,
+         (uint4)0},
+        {else_ + else_origin, windows.z, tails.z, layout & CLSEL_DENSE_BIT(2), layout & CLSEL_UNIFORM_BIT(2), g->st0.z,
+         (uint4)0},
+        {out + out_origin, CLSEL_OUT == CLSEL_WRITE_ROWS && (CLSEL_DENSE || (layout & CLSEL_DENSE_BIT(3))), g->st0.w}};
+    if (CLSEL_COND == CLSEL_READ_ROWS && !CLSEL_DENSE && t.cond.windows == 0)
+        t.cond.small = clsel_partial_window(t.cond.c, t.cond.tail, CLSEL_V);
+    if (CLSEL_THEN == CLSEL_READ_ROWS && !CLSEL_DENSE && t.then_.windows == 0)
+        t.then_.small = clsel_partial_window((global const uchar *)t.then_.x, t.then_.tail, 16);
+    if (CLSEL_ELSE == CLSEL_READ_ROWS && !CLSEL_DENSE && t.else_.windows == 0)
+        t.else_.small = clsel_partial_window((global const uchar *)t.else_.x, t.else_.tail, 16);
     clsel_place first_place;
-    const clsel_place step = {step_at, step_off};
+    const clsel_place step = {step_at.s0, step_at.s1, step_at.s2, step_at.s3, step_at.s4, step_at.s5, step_at.s6,
+                              step_at.s7, step_off};
     clsel_locate(&first_place, g, item0 << CLSEL_LOG2_V, first);
 
     /* Where each item lies and whether it is in one row; whether all are whole (the last is). */
@@ -584,7 +646,7 @@ kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
         in_row |= (uint)clsel_in_row(&p, g) << k;
     }
     if (item0 + (CLSEL_K - 1) * lanes < whole && in_row == (1u << CLSEL_K) - 1) {
-        clsel_items_in_rows(&t, g, off, item0, lanes);
+        clsel_items_in_rows(&t, off, item0, lanes);
         return;
     }
     /* Otherwise one item at a time (a loop that is not unrolled keeps the other paths in the kernel once). */
@@ -593,8 +655,8 @@ kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
     for (uint k = 0; k < CLSEL_K; ++k) {
         const uint item = item0 + k * lanes;
         if (item >= items) break;
-        if (item < whole && (in_row & (1u << k))) clsel_item_in_row(&t, g, p.off, item);
-        else clsel_item_other(&t, g, p, min((uint)CLSEL_V, n - (item << CLSEL_LOG2_V)), t.out_dense);
+        if (item < whole && (in_row & (1u << k))) clsel_item_in_row(&t, p.off, item);
+        else clsel_item_other(&t, g, p, min((uint)CLSEL_V, n - (item << CLSEL_LOG2_V)));
         clsel_advance(&p, g, &step);
     }
 }

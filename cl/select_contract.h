@@ -36,36 +36,39 @@
 #define CLSEL_WRITE_STRIDED 1
 #define CLSEL_WRITES 2
 
-/* The bits of the `dense` argument: cond, then, else, out. */
+/* The bits of the `layout` argument: which tensors are dense (cond, then, else, out: CLSEL_DENSE_BIT(0..3)) and which
+ * inputs are one element for the whole launch (cond, then, else: CLSEL_UNIFORM_BIT(0..2), read once per work-item). */
 #define CLSEL_DENSE_BIT(op) (1u << (op))
+#define CLSEL_UNIFORM_BIT(op) (1u << (4 + (op)))
 
 /* Kernel names: clsel_w<element bytes>_r<rank class>_<cond><then><else>_<out><dense>, each kind a digit. */
 #define CLSEL_KERNEL_NAME_FORMAT "clsel_w%d_r%d_%d%d%d_%d%d"
 
 /* The argument list: ARG(name, OpenCL C type, host type) for every argument but the last, LAST(...) for the last; T is
- * the element type (uchar, ushort, uint, ulong). Per tensor a buffer, the element offset in it of the tensor's origin
- * (its lowest element the launch touches, moved down to a 16-byte boundary where its read kind uses windows: V bytes
- * for cond) and how many whole windows lie from the origin to the buffer's end (a window past them is read element by
- * element). Then the dims, innermost first (dims at and past the launch's rank are 1); per dim the four tensors'
- * signed element strides (cond, then, else, out: components 4d to 4d + 3 of strides_lo for dims 0-3, of strides_hi for
- * dims 4-7) and what a carry out of the dim adds to the offsets (the next dim's strides less this dim's times its
- * size; carries_lo, carries_hi alike); each tensor's element offset of the launch's element 0 from its origin (so that
- * every offset a kernel forms is >= 0), the step from one of a work-item's items to its next (the work-group's size times V elements)
- * as an index along each dim and the offsets it adds, the multiplier and shift that divide by each dim, which tensors
- * are dense (CLSEL_DENSE_BIT) and the element count. then_, else_ and out
- * carry no `restrict`: the output may be then or else (in place). cond is never written, so it is `restrict`. */
+ * the element type (uchar, ushort, uint, ulong). Per tensor a buffer and the element offset in it of the tensor's
+ * origin: its lowest element the launch touches, moved down to a window boundary where its read kind uses windows (16
+ * bytes; V bytes for cond). Per input (.x cond, .y then, .z else) the whole windows from its origin to its buffer's end
+ * and the bytes of the partial window after them (a window that would pass the buffer's end is read in smaller
+ * pieces, or not at all); which tensors are dense or uniform (`layout`, below). Then the dims, innermost first (dims at
+ * and past the launch's rank are 1); per dim the four tensors' signed element strides (cond, then, else, out:
+ * components 4d to 4d + 3 of strides_lo for dims 0-3, of strides_hi for dims 4-7) and what a carry out of the dim adds
+ * to the offsets (the next dim's strides less this dim's times its size; carries_lo, carries_hi alike); each tensor's
+ * element offset of the launch's element 0 from its origin (so that every offset a kernel forms is >= 0), the step from
+ * one of a work-item's items to its next (the work-group's size times V elements) as an index along each dim and the
+ * offsets it adds, the multiplier and shift that divide by each dim, and the element count. then_, else_ and out carry
+ * no `restrict`: the output may be then or else (in place). cond is never written, so it is `restrict`. */
 #define CLSEL_KERNEL_ARGS(ARG, LAST, T)                   \
     ARG(cond, global const uchar *restrict, cl_mem)       \
     ARG(cond_origin, ulong, cl_ulong)                     \
-    ARG(cond_windows, uint, cl_uint)                      \
     ARG(then_, global const T *, cl_mem)                  \
     ARG(then_origin, ulong, cl_ulong)                     \
-    ARG(then_windows, uint, cl_uint)                      \
     ARG(else_, global const T *, cl_mem)                  \
     ARG(else_origin, ulong, cl_ulong)                     \
-    ARG(else_windows, uint, cl_uint)                      \
     ARG(out, global T *, cl_mem)                          \
     ARG(out_origin, ulong, cl_ulong)                      \
+    ARG(windows, uint4, cl_uint4)                         \
+    ARG(tails, uint4, cl_uint4)                           \
+    ARG(layout, uint, cl_uint)                            \
     ARG(shape, uint8, cl_uint8)                           \
     ARG(strides_lo, int16, cl_int16)                      \
     ARG(strides_hi, int16, cl_int16)                      \
@@ -76,7 +79,6 @@
     ARG(step_off, int4, cl_int4)                          \
     ARG(div_mul, uint8, cl_uint8)                         \
     ARG(div_shift, uint8, cl_uint8)                       \
-    ARG(dense, uint, cl_uint)                             \
     LAST(n, uint, cl_uint)
 
 #ifdef __OPENCL_C_VERSION__

@@ -26,9 +26,10 @@ static void divider(uint64_t d, cl_uint *m, cl_uint *s)
 typedef struct piece_launch {
     kernel_variant variant;
     int kind[PLAN_OPERANDS];        /* each tensor as clsel_cl_access says it (clsel_cl_kind) */
-    cl_uint dense;                  /* CLSEL_DENSE_BIT of each dense tensor */
+    cl_uint layout;                 /* CLSEL_DENSE_BIT of each dense tensor, CLSEL_UNIFORM_BIT of each uniform input */
     cl_ulong origin[PLAN_OPERANDS]; /* elements (cond: bytes) from the buffer's first byte */
     cl_uint windows[PLAN_OPERANDS]; /* whole windows from the origin to the buffer's end */
+    cl_uint tails[PLAN_OPERANDS];   /* and the bytes after them */
     cl_int first[PLAN_OPERANDS];    /* the piece's element 0 from the origin */
 } piece_launch;
 
@@ -54,8 +55,10 @@ static int place_origin(const plan_iter *piece, int op, size_t size, const cl_te
     const int64_t origin = (lowest - shift) / (int64_t)size;
     launch->origin[op] = (cl_ulong)origin;
     launch->first[op] = (cl_int)(element0 + piece->base[op] - origin);
-    const uint64_t whole = windows ? ((uint64_t)t->size - (uint64_t)(lowest - shift)) / (uint64_t)window : 0;
+    const uint64_t available = windows ? (uint64_t)t->size - (uint64_t)(lowest - shift) : 0;
+    const uint64_t whole = available / (uint64_t)window;
     launch->windows[op] = (cl_uint)(whole < UINT32_MAX ? whole : UINT32_MAX);
+    launch->tails[op] = whole < UINT32_MAX ? (cl_uint)(available % (uint64_t)window) : 0;
     *shifted = shift != 0;
     return windows;
 }
@@ -92,7 +95,8 @@ static void piece_layout(const plan_iter *piece, size_t w, const cl_tensor t[PLA
         if (kind == CLSEL_CL_ROWS && in_place(t, op)) kind = CLSEL_CL_STRIDED;
         if (op != PLAN_OUT && step == 0) kind = uniform ? CLSEL_CL_UNIFORM : CLSEL_CL_FIXED;
         launch->kind[op] = kind;
-        if (kind == CLSEL_CL_DENSE) launch->dense |= CLSEL_DENSE_BIT(op);
+        if (kind == CLSEL_CL_DENSE) launch->layout |= CLSEL_DENSE_BIT(op);
+        if (kind == CLSEL_CL_UNIFORM) launch->layout |= CLSEL_UNIFORM_BIT(op);
         if (op == PLAN_OUT)
             launch->variant.write = kind == CLSEL_CL_STRIDED ? CLSEL_WRITE_STRIDED : CLSEL_WRITE_ROWS;
         else
@@ -142,14 +146,15 @@ static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_c
     }
     const size_t per_group = local * clsel_priv_cl_items(how->variant.width);
     const size_t global = (items + per_group - 1) / per_group * local;
+    const cl_uint4 windows = {{how->windows[0], how->windows[1], how->windows[2], 0}};
+    const cl_uint4 tails = {{how->tails[0], how->tails[1], how->tails[2], 0}};
     const kernel_arg_values values = {
-        .cond = &t[PLAN_COND].mem, .cond_origin = &how->origin[PLAN_COND], .cond_windows = &how->windows[PLAN_COND],
-        .then_ = &t[PLAN_THEN].mem, .then_origin = &how->origin[PLAN_THEN], .then_windows = &how->windows[PLAN_THEN],
-        .else_ = &t[PLAN_ELSE].mem, .else_origin = &how->origin[PLAN_ELSE], .else_windows = &how->windows[PLAN_ELSE],
-        .out = &t[PLAN_OUT].mem, .out_origin = &how->origin[PLAN_OUT], .shape = &shape, .strides_lo = &strides_lo,
+        .cond = &t[PLAN_COND].mem, .cond_origin = &how->origin[PLAN_COND], .then_ = &t[PLAN_THEN].mem,
+        .then_origin = &how->origin[PLAN_THEN], .else_ = &t[PLAN_ELSE].mem, .else_origin = &how->origin[PLAN_ELSE],
+        .out = &t[PLAN_OUT].mem, .out_origin = &how->origin[PLAN_OUT], .windows = &windows, .tails = &tails,
+        .layout = &how->layout, .shape = &shape, .strides_lo = &strides_lo,
         .strides_hi = &strides_hi, .carries_lo = &carries_lo, .carries_hi = &carries_hi, .first = &first, .step_at = &step_at, .step_off = &step_off,
-        .div_mul = &mul, .div_shift = &shift,
-        .dense = &how->dense, .n = &n};
+        .div_mul = &mul, .div_shift = &shift, .n = &n};
     clsel_mutex_lock(&kp->lock);
     cl_int err = clsel_priv_set_kernel_args(cl, kp->kernel, &values);
     if (err == CL_SUCCESS)

@@ -164,6 +164,7 @@ typedef struct clsel_place {
 CLSEL_INLINE void clsel_geometry_set(clsel_geometry *g, uint8 sh, uint8 m, uint8 s, int16 strides_lo,
                                      int16 strides_hi, int16 carries_lo, int16 carries_hi)
 {
+    (void)strides_hi, (void)carries_lo, (void)carries_hi; /* unused by kernels of fewer dims */
     g->sh = sh, g->m = m, g->s = s;
     g->st0 = strides_lo.s0123;
 #if CLSEL_RANK > 1
@@ -216,6 +217,7 @@ CLSEL_INLINE void clsel_locate(clsel_place *p, const clsel_geometry *g, uint x, 
     }
 CLSEL_INLINE void clsel_advance(clsel_place *p, const clsel_geometry *g, const clsel_place *step)
 {
+    (void)g; /* a kernel of one dim has no carries */
     uint carry = 0;
     p->off += step->off;
     CLSEL_BELOW_TOP(CLSEL_ADD_DIM)
@@ -232,6 +234,7 @@ CLSEL_INLINE void clsel_advance(clsel_place *p, const clsel_geometry *g, const c
     }
 CLSEL_INLINE clsel_place clsel_next_row(clsel_place p, const clsel_geometry *g)
 {
+    (void)g;
 #if CLSEL_RANK > 1
     p.off += g->st1 - (int)p.at0 * g->st0;
     p.at0 = 0;
@@ -297,13 +300,23 @@ CLSEL_INLINE uint4 clsel_partial_window(global const uchar *p, uint bytes, uint 
     return v;
 }
 
+/* The same one byte at a time: a short loop for the window at a buffer's end, read by few items (a tensor with no
+ * whole window has its partial one read once per work-item, in pieces). */
+CLSEL_INLINE uint4 clsel_end_window(global const uchar *p, uint bytes)
+{
+    uint4 v = (uint4)0;
+#pragma unroll 1
+    for (uint i = 0; i < bytes; ++i) v |= as_uint4((uint4)(i >> 2) == (uint4)(0, 1, 2, 3)) & (uint4)((uint)p[i] << ((i & 3) * 8));
+    return v;
+}
+
 /* Window w of an input: whole, partial (the one that holds the buffer's end), or zeros past it. */
 CLSEL_INLINE uint4 clsel_window(const clsel_input *in, int w)
 {
     if ((uint)w < in->windows) return ((global const uint4 *)in->x)[w];
     if ((uint)w != in->windows) return (uint4)0;
     if (in->windows == 0) return in->small;
-    return clsel_partial_window((global const uchar *)(in->x + ((size_t)w << CLSEL_LOG2_V)), in->tail, 16);
+    return clsel_end_window((global const uchar *)(in->x + ((size_t)w << CLSEL_LOG2_V)), in->tail);
 }
 
 CLSEL_INLINE clsel_cond_words clsel_cond_words_of(uint4 v)
@@ -324,7 +337,7 @@ CLSEL_INLINE clsel_cond_words clsel_cond_window(const clsel_cond_input *in, int 
     if ((uint)w < in->windows) return ((global const clsel_cond_words *)in->c)[w];
     if ((uint)w != in->windows) return (clsel_cond_words)0;
     if (in->windows == 0) return clsel_cond_words_of(in->small);
-    return clsel_cond_words_of(clsel_partial_window(in->c + ((size_t)w << CLSEL_LOG2_V), in->tail, CLSEL_V));
+    return clsel_cond_words_of(clsel_end_window(in->c + ((size_t)w << CLSEL_LOG2_V), in->tail));
 }
 
 /* V elements from o, one by one `stride` apart (a strided input). */
@@ -362,7 +375,7 @@ CLSEL_INLINE uint4 clsel_read(const clsel_input *in, int kind, int o, uint item)
 {
     if (kind == CLSEL_READ_FIXED) return CLSEL_SPLAT(in->x[o]);
     if (kind == CLSEL_READ_STRIDED) return clsel_elements(in, o);
-    if (CLSEL_DENSE || in->dense) return ((global const uint4 *)in->x)[item];
+    if (in->dense) return ((global const uint4 *)in->x)[item];
     const int w = o >> CLSEL_LOG2_V, shift = o & (CLSEL_V - 1);
     uint4 v = ((global const uint4 *)in->x)[w]; /* whole: it holds element o and the 15 bytes after it are touched */
     if (shift) v = clsel_funnel(v, clsel_window(in, w + 1), (uint)shift * CLSEL_WIDTH);
@@ -373,13 +386,23 @@ CLSEL_INLINE uint4 clsel_read(const clsel_input *in, int kind, int o, uint item)
 CLSEL_INLINE uint4 clsel_cond_mask(const clsel_cond_input *in, int kind, int o, uint item)
 {
     if (kind == CLSEL_READ_STRIDED) return clsel_mask(clsel_cond_elements(in, o));
-    if (CLSEL_DENSE || in->dense) return clsel_mask(((global const clsel_cond_words *)in->c)[item]);
+    if (in->dense) return clsel_mask(((global const clsel_cond_words *)in->c)[item]);
     const int w = o >> CLSEL_LOG2_V, shift = o & (CLSEL_V - 1);
     clsel_cond_words words = ((global const clsel_cond_words *)in->c)[w];
     if (shift) words = clsel_cond_funnel(words, clsel_cond_window(in, w + 1), (uint)shift);
     return clsel_mask(words);
 }
 
+/* Items that span row ends go by rows only in kernels of more than one dim where no tensor is strided. */
+#if CLSEL_COND == CLSEL_READ_STRIDED || CLSEL_THEN == CLSEL_READ_STRIDED || CLSEL_ELSE == CLSEL_READ_STRIDED || \
+    CLSEL_OUT == CLSEL_WRITE_STRIDED
+#define CLSEL_ANY_STRIDED 1
+#else
+#define CLSEL_ANY_STRIDED 0
+#endif
+#define CLSEL_BY_ROWS (CLSEL_RANK > 1 && !CLSEL_ANY_STRIDED)
+
+#if CLSEL_BY_ROWS
 /* A run of V elements for a segment of an item across rows: from o, or, where o lies before the origin (the row at
  * the origin, `into` elements into the item), those from the row's first element moved up by `into` elements. Only
  * the segment's bytes are kept, so the rest may be any bytes; a window past the buffer's end reads as zeros. */
@@ -402,6 +425,15 @@ CLSEL_INLINE uint4 clsel_cond_run(const clsel_cond_input *in, int kind, int o, i
     if (o < 0) words = clsel_cond_funnel(words, words, (uint)(CLSEL_V - into));
     return clsel_mask(words);
 }
+#endif
+
+/* Whether a tensor read (or written) as `kind` is dense: the kernel knows every ROWS tensor dense (CLSEL_DENSE), or its
+ * bit says so. */
+CLSEL_INLINE uint clsel_dense(int kind, uint bit)
+{
+    if (kind != CLSEL_READ_ROWS) return 0;
+    return CLSEL_DENSE ? 1 : bit != 0;
+}
 
 /* ---- the output ---------------------------------------------------------------------------------------------------
  * An item's 16 bytes from offset o of the output: the item-th 16 bytes of a dense output, one store where they lie on
@@ -414,12 +446,12 @@ typedef struct clsel_output {
 
 CLSEL_INLINE void clsel_store(const clsel_output *out, int o, uint item, uint4 v)
 {
-    if (CLSEL_OUT == CLSEL_WRITE_ROWS && (CLSEL_DENSE || out->dense)) {
+    if (out->dense) {
         ((global uint4 *)out->x)[item] = v;
     } else if (CLSEL_OUT == CLSEL_WRITE_ROWS && (o & (CLSEL_V - 1)) == 0) {
         *(global uint4 *)(out->x + o) = v;
-    } else {
-#pragma unroll
+    } else { /* a loop, not unrolled: a rare path, kept small */
+#pragma unroll 1
         for (uint k = 0; k < CLSEL_V; ++k) out->x[o + (int)k * out->stride] = clsel_get(v, k);
     }
 }
@@ -434,6 +466,7 @@ typedef struct clsel_tensors {
 /* ---- items that span row ends -------------------------------------------------------------------------------------
  * All ones in the bytes of the first `split` elements: one compare of element indices (Oclgrind 21.10 ran a form
  * with a clamp and per-word shifts wrong). */
+#if CLSEL_BY_ROWS
 CLSEL_INLINE uint4 clsel_head_mask(uint split)
 {
 #if CLSEL_WIDTH == 1
@@ -446,6 +479,7 @@ CLSEL_INLINE uint4 clsel_head_mask(uint split)
     return as_uint4((uint4)(0, 0, 1, 1) < (uint4)split);
 #endif
 }
+#endif
 
 /* `count` elements from p (count <= V), one by one: each input's element where the place says, picked, and written
  * where it says (a whole item of a dense output as one 16-byte store). */
@@ -465,15 +499,14 @@ CLSEL_INLINE void clsel_item_elements(const clsel_tensors *t, const clsel_geomet
     if (whole_store) *(global uint4 *)(t->out.x + o) = v;
 }
 
+#if CLSEL_BY_ROWS
 /* A whole item whose elements lie in segments of consecutive rows: the rest of p's row, then whole rows, then the
  * start of one (two segments where rows have V elements or more). Each input's segment is read as a run from as many
  * elements before the row's first as the segment lies into the item, so that its elements land in place, and kept
  * under a mask of the segment's bytes; a dense input is one run for the whole item (it goes on across rows). */
 CLSEL_INLINE void clsel_item_rows(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, int whole_store)
 {
-    const uint cd = CLSEL_COND == CLSEL_READ_ROWS && (CLSEL_DENSE || t->cond.dense);
-    const uint td = CLSEL_THEN == CLSEL_READ_ROWS && (CLSEL_DENSE || t->then_.dense);
-    const uint ed = CLSEL_ELSE == CLSEL_READ_ROWS && (CLSEL_DENSE || t->else_.dense);
+    const uint cd = t->cond.dense, td = t->then_.dense, ed = t->else_.dense;
     uint4 m = cd ? clsel_cond_run(&t->cond, CLSEL_COND, p.off.x, 0) : (uint4)0;
     uint4 x = td ? clsel_run(&t->then_, CLSEL_THEN, p.off.y, 0) : (uint4)0;
     uint4 y = ed ? clsel_run(&t->else_, CLSEL_ELSE, p.off.z, 0) : (uint4)0;
@@ -503,18 +536,13 @@ CLSEL_INLINE void clsel_item_rows(const clsel_tensors *t, const clsel_geometry *
         q = clsel_next_element(q, g);
     }
 }
+#endif
 
 /* An item that is not in one row, or not whole: by rows where no tensor is strided, else element by element. */
-#if CLSEL_COND == CLSEL_READ_STRIDED || CLSEL_THEN == CLSEL_READ_STRIDED || CLSEL_ELSE == CLSEL_READ_STRIDED || \
-    CLSEL_OUT == CLSEL_WRITE_STRIDED
-#define CLSEL_ANY_STRIDED 1
-#else
-#define CLSEL_ANY_STRIDED 0
-#endif
 CLSEL_INLINE void clsel_item_other(const clsel_tensors *t, const clsel_geometry *g, clsel_place p, uint count)
 {
     const int whole_store = t->out.dense && count == CLSEL_V; /* (never for a STRIDED output) */
-#if CLSEL_RANK > 1 && !CLSEL_ANY_STRIDED
+#if CLSEL_BY_ROWS
     if (count == CLSEL_V) {
         clsel_item_rows(t, g, p, whole_store);
         return;
@@ -608,6 +636,13 @@ CLSEL_INLINE void clsel_items_in_rows(const clsel_tensors *t, const int4 off[CLS
 }
 
 /* ---- the kernel -------------------------------------------------------------------------------------------------- */
+/* Whether an input read as `kind` has no whole window, so that its partial one is read once per work-item. */
+CLSEL_INLINE int clsel_is_small(int kind, uint windows)
+{
+    if (kind != CLSEL_READ_ROWS || windows) return 0;
+    return !CLSEL_DENSE;
+}
+
 kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
 {
     const uint lanes = (uint)get_local_size(0), items = (n + CLSEL_V - 1) >> CLSEL_LOG2_V, whole = n >> CLSEL_LOG2_V;
@@ -617,18 +652,20 @@ kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
     clsel_geometry_set(&geometry, shape, div_mul, div_shift, strides_lo, strides_hi, carries_lo, carries_hi);
     const clsel_geometry *g = &geometry;
     clsel_tensors t = {
-        {cond + cond_origin, windows.x, tails.x, layout & CLSEL_DENSE_BIT(0), layout & CLSEL_UNIFORM_BIT(0), g->st0.x,
-         (uint4)0},
-        {then_ + then_origin, windows.y, tails.y, layout & CLSEL_DENSE_BIT(1), layout & CLSEL_UNIFORM_BIT(1), g->st0.y,
-         (uint4)0},
-        {else_ + else_origin, windows.z, tails.z, layout & CLSEL_DENSE_BIT(2), layout & CLSEL_UNIFORM_BIT(2), g->st0.z,
-         (uint4)0},
-        {out + out_origin, CLSEL_OUT == CLSEL_WRITE_ROWS && (CLSEL_DENSE || (layout & CLSEL_DENSE_BIT(3))), g->st0.w}};
-    if (CLSEL_COND == CLSEL_READ_ROWS && !CLSEL_DENSE && t.cond.windows == 0)
+        {cond + cond_origin, windows.x, tails.x, clsel_dense(CLSEL_COND, layout & CLSEL_DENSE_BIT(0)),
+         layout & CLSEL_UNIFORM_BIT(0), g->st0.x, (uint4)0},
+        {then_ + then_origin, windows.y, tails.y, clsel_dense(CLSEL_THEN, layout & CLSEL_DENSE_BIT(1)),
+         layout & CLSEL_UNIFORM_BIT(1), g->st0.y, (uint4)0},
+        {else_ + else_origin, windows.z, tails.z, clsel_dense(CLSEL_ELSE, layout & CLSEL_DENSE_BIT(2)),
+         layout & CLSEL_UNIFORM_BIT(2), g->st0.z, (uint4)0},
+        {out + out_origin, clsel_dense(CLSEL_OUT == CLSEL_WRITE_ROWS ? CLSEL_READ_ROWS : CLSEL_READ_STRIDED,
+                                       layout & CLSEL_DENSE_BIT(3)),
+         g->st0.w}};
+    if (clsel_is_small(CLSEL_COND, t.cond.windows))
         t.cond.small = clsel_partial_window(t.cond.c, t.cond.tail, CLSEL_V);
-    if (CLSEL_THEN == CLSEL_READ_ROWS && !CLSEL_DENSE && t.then_.windows == 0)
+    if (clsel_is_small(CLSEL_THEN, t.then_.windows))
         t.then_.small = clsel_partial_window((global const uchar *)t.then_.x, t.then_.tail, 16);
-    if (CLSEL_ELSE == CLSEL_READ_ROWS && !CLSEL_DENSE && t.else_.windows == 0)
+    if (clsel_is_small(CLSEL_ELSE, t.else_.windows))
         t.else_.small = clsel_partial_window((global const uchar *)t.else_.x, t.else_.tail, 16);
     clsel_place first_place;
     const clsel_place step = {step_at.s0, step_at.s1, step_at.s2, step_at.s3, step_at.s4, step_at.s5, step_at.s6,

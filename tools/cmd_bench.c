@@ -18,7 +18,7 @@
 #include "cli.h"
 
 static const char help[] =
-    "usage: clsel bench [--device cpu|opencl|all] [--quick] [--case NAME]... [--repeat N]\n"
+    "usage: clsel bench [--device cpu|opencl|all] [--quick] [--views] [--case NAME]... [--repeat N]\n"
     "                   [--threads N] [--thresholds] [--json FILE]\n"
     "       clsel bench --sweep N [--seed S] [--draw mixed|broad|short] [--case sweep-K]...\n"
     "                   [--device cpu|opencl|all] [--quick]\n"
@@ -36,7 +36,10 @@ static const char help[] =
     "--device auto would pick and the CPU path. --threads N runs the CPU path, and memcpy,\n"
     "on N threads (default: 1, the library's default). --thresholds also times, by size,\n"
     "the CPU path on one thread and on N (at least 2), and clsel_runtime_run's OpenCL round\n"
-    "trip: the measurements behind the library's size thresholds.\n\n"
+    "trip: the measurements behind the library's size thresholds. --views runs strided views\n"
+    "instead (every tensor 4096 x 4096 f32, 256 x 384 with --quick: dense, padded rows,\n"
+    "transposed, transposed into a dense output, every other element, reversed, a row\n"
+    "repeated by a zero stride), each over buffers of the bytes it touches.\n\n"
     "--sweep N times N random broadcast patterns instead of the named cases (numpy with\n"
     "either cond rule, pdpd and none; ranks 1-8; dims 1-64 and longer; every element width;\n"
     "random and constant conds; outputs of 64-128 MiB, 2-4 MiB with --quick) on the OpenCL\n"
@@ -101,6 +104,7 @@ static const option options[] = {
     {"--quick", OPTION_FLAG, .target = offsetof(bench_command, o.quick)},
     {"--first-call", OPTION_FLAG, .target = offsetof(bench_command, first_call)},
     {"--model", OPTION_FLAG, .target = offsetof(bench_command, model)},
+    {"--views", OPTION_FLAG, .target = offsetof(bench_command, o.views)},
     {"--thresholds", OPTION_FLAG, .target = offsetof(bench_command, o.thresholds)},
     {"--device", OPTION_CHOICE, .target = offsetof(bench_command, device), .choices = device_names,
      .choice_count = DEVICES},
@@ -122,6 +126,8 @@ static int is_case_name(const char *value)
 {
     for (size_t k = 0; k < bench_case_count; ++k)
         if (strcmp(bench_cases[k].name, value) == 0) return 1;
+    for (size_t k = 0; k < bench_view_case_count; ++k)
+        if (strcmp(bench_view_cases[k].name, value) == 0) return 1;
     return strncmp(value, "sweep-", 6) == 0 || bench_model_has_case(value);
 }
 

@@ -33,6 +33,7 @@ typedef struct cl_select {
     cl_env *env;
     const clsel_plan *plan;
     cl_mem mem[4];
+    size_t offset[4]; /* of element [0] (a view's may have bytes below it) */
 } cl_select;
 
 static int run_select(void *state, double *device_ms)
@@ -40,8 +41,9 @@ static int run_select(void *state, double *device_ms)
     const cl_select *s = state;
     cl_event before = NULL, last = NULL;
     clEnqueueMarkerWithWaitList(s->env->queue, 0, NULL, &before);
-    const clsel_status st = clsel_cl_enqueue(s->env->ctx, s->plan, s->env->queue, s->mem[0], 0, s->mem[1], 0,
-                                             s->mem[2], 0, s->mem[3], 0, 0, NULL, &last);
+    const clsel_status st =
+        clsel_cl_enqueue(s->env->ctx, s->plan, s->env->queue, s->mem[0], s->offset[0], s->mem[1], s->offset[1],
+                         s->mem[2], s->offset[2], s->mem[3], s->offset[3], 0, NULL, &last);
     clFinish(s->env->queue);
     *device_ms = bench_cl_event_ms(before, last);
     return st;
@@ -55,8 +57,8 @@ void bench_cl_time(cl_env *env, const bench_options *o, const clsel_plan *plan, 
     double *event_samples = calloc((size_t)o->repeat, sizeof *event_samples);
     double *event_copy_samples = calloc((size_t)o->repeat, sizeof *event_copy_samples);
     cl_select select = {env, plan, {upload(env, in->cond, in->bytes[0]), upload(env, in->then_data, in->bytes[1]),
-                                    upload(env, in->else_data, in->bytes[2]),
-                                    upload(env, NULL, clsel_plan_output_bytes(plan))}};
+                                    upload(env, in->else_data, in->bytes[2]), upload(env, NULL, in->bytes[3])},
+                        {in->zero[0], in->zero[1], in->zero[2], in->zero[3]}};
     const int buffers = select.mem[0] && select.mem[1] && select.mem[2] && select.mem[3];
     int st = CLSEL_ERROR_OUT_OF_MEMORY;
     if (buffers && samples && copy_samples && event_samples && event_copy_samples) {
@@ -200,10 +202,12 @@ int bench_run_opencl(const bench_options *o, bench_report *report)
 {
     cl_env *env = bench_cl_open(o, report);
     if (!env) return -1;
-    for (size_t i = 0; i < bench_case_count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
-        if (!bench_selected(o, &bench_cases[i])) continue;
+    size_t count;
+    const bench_case *cases = bench_case_table(o, &count);
+    for (size_t i = 0; i < count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
+        if (!bench_selected(o, &cases[i])) continue;
         bench_result *r = &report->results[report->count++];
-        run_case(o, env, &bench_cases[i], r);
+        run_case(o, env, &cases[i], r);
         bench_progress(report, r);
     }
     bench_cl_close(env);

@@ -25,13 +25,16 @@ static int run_select(void *state, double *device_ms)
 {
     const cpu_select *s = state;
     (void)device_ms;
-    return clsel_plan_run_cpu_options(s->plan, s->in->cond, s->in->then_data, s->in->else_data, s->out, &s->options);
+    const bench_inputs *in = s->in;
+    return clsel_plan_run_cpu_options(s->plan, in->cond + in->zero[0], (const char *)in->then_data + in->zero[1],
+                                      (const char *)in->else_data + in->zero[2], (char *)s->out + in->zero[3],
+                                      &s->options);
 }
 
 void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan *plan, const bench_inputs *in,
                     bench_result *r)
 {
-    cpu_select select = {plan, in, malloc(clsel_plan_output_bytes(plan) + 1), clsel_cpu_options_default()};
+    cpu_select select = {plan, in, malloc(in->bytes[3] + 1), clsel_cpu_options_default()};
     select.options.threads = env->threads;
     double *samples = calloc((size_t)o->repeat, sizeof *samples);
     double *copy_samples = calloc((size_t)o->repeat, sizeof *copy_samples);
@@ -116,10 +119,12 @@ int bench_run_cpu(const bench_options *o, bench_report *report)
     const double plan_ms = bench_median_ms(run_plan_create, NULL, 2000);
     report->plan_us = plan_ms < 0 ? -1 : plan_ms * 1e3;
     fprintf(stderr, "bench cpu: clsel_plan_create host cost %.2f us (median, rank 8)\n", report->plan_us);
-    for (size_t i = 0; i < bench_case_count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
-        if (!bench_selected(o, &bench_cases[i])) continue;
+    size_t count;
+    const bench_case *cases = bench_case_table(o, &count);
+    for (size_t i = 0; i < count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
+        if (!bench_selected(o, &cases[i])) continue;
         bench_result *r = &report->results[report->count++];
-        run_case(o, env, &bench_cases[i], r);
+        run_case(o, env, &cases[i], r);
         bench_progress(report, r);
     }
     bench_cpu_close(env);

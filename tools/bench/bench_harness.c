@@ -14,6 +14,12 @@ int bench_selected(const bench_options *o, const bench_case *c)
     return 0;
 }
 
+const bench_case *bench_case_table(const bench_options *o, size_t *count)
+{
+    *count = o->views ? bench_view_case_count : bench_case_count;
+    return o->views ? bench_view_cases : bench_cases;
+}
+
 int bench_interleaved(uint64_t bytes) { return bytes >= ((uint64_t)32 << 20); }
 
 double bench_now_ms(void)

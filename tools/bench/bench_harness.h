@@ -22,7 +22,11 @@ typedef struct bench_options {
     int sweep;              /* random broadcast patterns to draw and time (--sweep N) */
     uint64_t seed;          /* the sweep's seed (--seed S) */
     int draw;               /* which distribution the sweep draws from (--draw, bench_sweep.h) */
+    int views;              /* the view cases instead of the named ones (--views) */
 } bench_options;
+
+/* The case table a run of named cases goes through: bench_cases, or bench_view_cases with --views. */
+const bench_case *bench_case_table(const bench_options *options, size_t *count);
 
 typedef struct bench_result {
     const bench_case *c;

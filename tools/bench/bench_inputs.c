@@ -9,12 +9,15 @@ static clsel_plan *case_plan(const bench_options *o, const bench_case *c, bench_
 {
     const clsel_shape *shapes = o->quick ? c->quick : c->full;
     clsel_attrs attrs = bench_attrs(c);
+    clsel_strides strides;
+    bench_view_strides(c->view, shapes[1].dims[0], shapes[1].dims[shapes[1].rank - 1], &strides);
     clsel_plan *plan = NULL;
     memset(r, 0, sizeof *r);
     r->wide_share = -1; /* computed by the sweep only */
     r->c = c;
     r->shapes = shapes;
-    if (clsel_plan_create(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan) != CLSEL_SUCCESS)
+    if (clsel_plan_create_strided(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &strides, &plan) !=
+        CLSEL_SUCCESS)
         snprintf(r->error, sizeof r->error, "%s", clsel_last_error());
     return plan;
 }
@@ -29,10 +32,13 @@ static void inputs_free(bench_inputs *in)
 
 static int inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs *in, bench_result *r)
 {
-    const size_t w = clsel_dtype_size(c->dtype);
-    in->bytes[0] = (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_COND);
-    in->bytes[1] = (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_THEN) * w;
-    in->bytes[2] = (size_t)clsel_plan_input_count(plan, CLSEL_OPERAND_ELSE) * w;
+    for (int op = 0; op < 4; ++op) {
+        int64_t first = 0;
+        uint64_t bytes = 0;
+        clsel_plan_tensor_extent(plan, (clsel_operand)op, &first, &bytes);
+        in->bytes[op] = (size_t)bytes;
+        in->zero[op] = (size_t)-first;
+    }
     in->cond = malloc(in->bytes[0] + 1);
     in->then_data = malloc(in->bytes[1] + 1);
     in->else_data = malloc(in->bytes[2] + 1);
@@ -41,7 +47,7 @@ static int inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs
         inputs_free(in);
         return -1;
     }
-    bench_fill(c, plan, in->cond, in->then_data, in->else_data);
+    bench_fill(c, in->bytes, in->cond, in->then_data, in->else_data);
     r->bytes = bench_bytes(plan, in->cond);
     r->write_bytes = (uint64_t)clsel_plan_output_bytes(plan);
     return 0;

@@ -9,11 +9,13 @@
 
 #include "bench_harness.h"
 
-/* A case's host inputs at its plan's sizes (each with a spare byte, so none is empty). */
+/* A case's host inputs at its plan's sizes (each with a spare byte, so none is empty): the bytes each tensor touches
+ * (a view's may lie around its element [0]: `zero` bytes in), and the output's for the device path's buffer. */
 typedef struct bench_inputs {
     uint8_t *cond;
     void *then_data, *else_data;
-    size_t bytes[3]; /* cond, then, else */
+    size_t bytes[4]; /* cond, then, else, out */
+    size_t zero[4];  /* where element [0] lies in those bytes */
 } bench_inputs;
 
 /* Starts r for case c, makes the case's plan at the run's sizes and its inputs

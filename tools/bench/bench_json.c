@@ -41,9 +41,10 @@ static void json_case(FILE *f, const bench_result *r)
         if (k) fputs(", ", f);
         json_shape(f, &r->shapes[k]);
     }
-    fprintf(f, "], \"broadcast\": \"%s\", \"axis\": %lld, \"cond_broadcast\": \"%s\", \"pattern\": \"%s\"}",
+    fprintf(f, "], \"broadcast\": \"%s\", \"axis\": %lld, \"cond_broadcast\": \"%s\", \"pattern\": \"%s\", "
+               "\"view\": \"%s\"}",
             bench_broadcast_name(c->broadcast), (long long)c->axis, bench_cond_broadcast_name(c->cond_broadcast),
-            bench_pattern_name(c->pattern));
+            bench_pattern_name(c->pattern), bench_view_name(c->view));
 }
 
 static void json_thresholds(FILE *f, const bench_thresholds_report *t)

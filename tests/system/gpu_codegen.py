@@ -1,7 +1,10 @@
 """GPU code generation of clsel's kernels, checked without a GPU (ctest gpu_codegen).
 
-Every program (element widths 1, 2, 4, 8; both forms), taken from `clsel kernels` exactly
-as the library builds it, is compiled the way GPU drivers do:
+The kernels that the library really launches for a set of plans (every element width; the main
+patterns: same shapes, a uniform cond or input, an input fixed along rows, cond along rows, a
+channel broadcast, a bias of rows, three dims, short rows), taken from `clsel kernels --plan` with
+the exact source (`clsel kernels`) and build options, each at the rank class the host launches, are
+compiled the way GPU drivers do:
 
   - NVIDIA: OpenCL C to PTX with clang and libclc (nvptx64-nvidia-nvcl), then PTX to H100
     machine code with the CUDA toolkit's ptxas (-arch=sm_90), read with cuobjdump -sass;
@@ -10,18 +13,23 @@ as the library builds it, is compiled the way GPU drivers do:
     with ocloc, Intel's offline compiler (IGC, the compiler of Intel's GPU driver), read
     from IGC's own shader dump (IGC_ShaderDumpEnable), which names each message.
 
-It fails when a kernel moves the inputs it reads contiguously and its output without
-single 16-byte accesses (LDG.E.128 / STG.E.128 on the H100, ld.global.v4.u32 in PTX,
-global_load_dwordx4 on gfx90a, load.ugm.d32x4 / store.ugm.d32x4 on Xe, "untyped surface
-read with xyzw" on Gen12LP), or cond's V bytes without one access of V bytes: in the
-aligned form, where every item takes that path, and in the general form, where an input
-whose 16 bytes lie aligned (or dense: across rows too) takes it whatever the others do.
-It prints, per width, form and variant, the global accesses by width, the registers
-ptxas reports, the SASS instructions an item of a rank-1 run executes (the kernel built
-with -DCLSEL_CODEGEN_MAIN_PATH, which leaves out the paths such an item never takes),
-and per Intel device the SIMD width, the register file, spills where IGC reports any,
-and the sends and instructions per 16-byte item of that main path; and writes the tables
-as Markdown (OUT_DIR/codegen.md) for docs/performance_analysis.md.
+It fails when clang warns about the source (-Wall -Wextra), or when the main path (a work-item
+whose CLSEL_ITEMS items are all whole and each in one row, their windows whole and the output's
+items on 16 bytes: the kernel built with -DCLSEL_CODEGEN_MAIN_PATH, which leaves out the other
+paths, and with the `layout` argument the host passes for the plan as a constant,
+-DCLSEL_CODEGEN_LAYOUT) moves an input it reads along rows
+(dense or not), or the output, without single 16-byte accesses (LDG.E.128 / STG.E.128 on the H100,
+ld.global.v4.u32 in PTX, global_load_dwordx4 on gfx90a, load.ugm.d32x4 / store.ugm.d32x4 on Xe,
+"untyped surface read with xyzw" on Gen12LP), or cond's V bytes without one access of V bytes.
+It prints, per kernel: the H100's registers, its SASS instructions for the whole kernel and for the
+main path, and the main path's SASS instructions per output byte (all of them, both sides of every
+branch, over the work-item's CLSEL_ITEMS x 16 bytes: an upper bound of what a work-item executes),
+against the budget at a copy's speed (about 8.6 per output byte on an H200, 11 on an H100:
+docs/gpu_model.md); per Intel device the SIMD width, the register file, spills and the main path's
+instructions per output byte (a hardware thread's instructions over its SIMD lanes' bytes). Items
+across row ends (all of short_rows') take the row-segment path instead, which this check does not
+count: the Oclgrind model (bench/gpu_model.sh) does. The tables go to OUT_DIR/codegen.md for
+docs/performance_analysis.md.
 
     python gpu_codegen.py PATH/TO/clsel OUT_DIR
     python gpu_codegen.py --from-cache CACHE_DIR OUT_DIR
@@ -44,12 +52,27 @@ import shutil
 import subprocess
 import sys
 
-WIDTHS = (1, 2, 4, 8)
-# How each input is read (cl/select_contract.h, CLSEL_READ_*): 0 one element along the
-# row, 1 along rows, 2 dense and aligned (general form only).
-KERNELS = {1: [(c, t, e) for c in (0, 1) for t in (0, 1) for e in (0, 1)],
-           0: [(c, t, e) for c in (0, 1, 2) for t in (0, 1, 2) for e in (0, 1, 2)]}
+DTYPES = ("u8", "f16", "f32", "f64")
+# The plans whose kernels are compiled: name, cond, then, else shapes (clsel kernels --plan), and
+# extra options. Rows of 100 elements are not a multiple of V, so inputs along them are read from
+# two windows shifted into place.
+PATTERNS = (
+    ("same", "65536", "65536", "65536", []),
+    ("cond_scalar", "{}", "65536", "65536", []),
+    ("masked_fill", "65536", "65536", "{}", []),
+    ("row_operand", "64,100", "64,1", "64,100", []),
+    ("column_cond", "1,100", "64,100", "64,100", []),
+    ("per_channel", "2,16,28,28", "2,16,28,28", "1,16,1,1", []),
+    ("bias", "64,100", "100", "64,1", []),
+    ("three_dims", "32,32,100", "32,1,100", "1,32,1", []),
+    ("short_rows", "512,8,5", "512,8,1", "512,1,5", []),
+)
+# How a kernel reads each input (cl/select_contract.h): CLSEL_READ_ROWS is 1.
+READ_ROWS = 1
 LIBCLC_DIRS = ("/usr/lib/clc", "/usr/lib/llvm-15/lib/clc", "/usr/share/clc")
+# SASS instructions per output byte a kernel may spend and still run at an H200's copy speed
+# (issue rate over copy bandwidth, docs/gpu_model.md).
+SASS_BUDGET = 8.6
 
 
 def skip_or_fail(message):
@@ -259,11 +282,11 @@ def from_cache(cache_dir, out_dir):
     return 0
 
 
-def wants(counts, reads, aligned, v):
-    """What a kernel lacks of its 16-byte accesses, as messages: one per input it reads as
-    16 bytes (every advancing input in the aligned form, the dense ones in the general),
-    cond's V bytes in one access, and the output's 16-byte store."""
-    wide = [r != 0 if aligned else r == 2 for r in reads]
+def wants(counts, reads, v):
+    """What a main path lacks of its 16-byte accesses, as messages: one per input it reads
+    along rows (every such input is read from 16-byte windows), cond's V bytes in one
+    access, and the output's 16-byte store."""
+    wide = [r == READ_ROWS for r in reads]
     lacks = []
     if counts[("ld", 16)] < wide[1] + wide[2] + (wide[0] and v == 16):
         lacks.append(f"{counts[('ld', 16)]} 16-byte loads, wants {wide[1] + wide[2] + (wide[0] and v == 16)}")
@@ -274,6 +297,49 @@ def wants(counts, reads, aligned, v):
     return lacks
 
 
+def plan_layout(access):
+    """The `layout` argument (cl/select_contract.h: CLSEL_DENSE_BIT, CLSEL_UNIFORM_BIT) that the host passes
+    for a plan, from how --plan says each tensor is read ("cond dense", "then uniform", ...)."""
+    layout = 0
+    for op, tensor in enumerate(("cond", "then", "else", "out")):
+        kind = re.search(rf"; {tensor} ([a-z ]+),", access)
+        if kind and kind.group(1) == "dense":
+            layout |= 1 << op
+        if kind and kind.group(1) == "uniform":
+            layout |= 1 << (4 + op)
+    return layout
+
+
+def plan_kernels(tool, dtype, cond, then, else_, extra):
+    """(name, options, layout, % of the items across rows) of each kernel `clsel kernels --plan` says the plan launches."""
+    out = run([tool, "kernels", "--plan", dtype, cond, then, else_, *extra]).stdout
+    access = out.splitlines()[0]
+    layout = plan_layout(access)
+    across = re.search(r"([0-9.]+) % of the items across rows", access)
+    kernels = []
+    for line in out.splitlines():
+        if line.startswith("kernel "):
+            name, options = line[len("kernel "):].split(" ", 1)
+            kernels.append((name, options.split(), layout, float(across.group(1)) if across else 0.0))
+    return kernels
+
+
+def option(options, name):
+    return int(next(o.split("=")[1] for o in options if o.startswith(f"-D{name}=")))
+
+
+def compile_nvidia(clang, libclc, ptxas, cuobjdump, env, source, options, base):
+    """(PTX, ptxas -v output, SASS) of one program."""
+    ptx, cubin = base + ".ptx", base + ".cubin"
+    result = run([clang, "-x", "cl", "-cl-std=CL1.2", "-target", "nvptx64-nvidia-nvcl", "-march=sm_80", "-O3",
+                  "-Wall", "-Wextra", "-Wno-linker-warnings", "-Xclang", "-mlink-bitcode-file", "-Xclang",
+                  os.path.join(libclc, "nvptx64--nvidiacl.bc"), *options, "-S", "-o", ptx, source])
+    warnings = [line for line in result.stderr.splitlines() if "warning:" in line]
+    verbose = run([ptxas, "-arch=sm_90", "-v", "-o", cubin, ptx]).stderr
+    sass = run([cuobjdump, "-sass", cubin], env=env).stdout
+    return open(ptx).read(), verbose, sass, warnings
+
+
 def main():
     if sys.argv[1] == "--from-cache":
         return from_cache(sys.argv[2], sys.argv[3])
@@ -281,94 +347,95 @@ def main():
     clang, libclc, ptxas, cuobjdump, nvdisasm_dir, ocloc = tools()
     os.makedirs(out_dir, exist_ok=True)
     env = dict(os.environ, PATH=nvdisasm_dir + os.pathsep + os.environ.get("PATH", ""))
-    failures, rows, intel_rows = [], [], []
-    for width in WIDTHS:
-        v = 16 // width
-        for aligned in (1, 0):
-            base = os.path.join(out_dir, f"select_w{width}_a{aligned}")
-            source = run([tool, "kernels", "--width", str(width), "--aligned", str(aligned)]).stdout
-            options = run([tool, "kernels", "--width", str(width), "--aligned", str(aligned), "--options"]).stdout.split()
-            with open(base + ".cl", "w") as f:
-                f.write(source)
-            listings = {}
-            for probe, suffix in ((False, ""), (True, "_main")):
-                extra = ["-DCLSEL_CODEGEN_MAIN_PATH"] if probe else []
-                ptx = base + suffix + ".ptx"
-                run([clang, "-x", "cl", "-cl-std=CL1.2", "-target", "nvptx64-nvidia-nvcl", "-march=sm_80", "-O3",
-                     "-Wno-linker-warnings", "-Xclang", "-mlink-bitcode-file", "-Xclang",
-                     os.path.join(libclc, "nvptx64--nvidiacl.bc"), *options, *extra, "-S", "-o", ptx, base + ".cl"])
-                cubin = base + suffix + ".cubin"
-                verbose = run([ptxas, "-arch=sm_90", "-v", "-o", cubin, ptx]).stderr
-                sass = run([cuobjdump, "-sass", cubin], env=env).stdout
-                listings[suffix] = (open(ptx).read(), verbose, sass)
-            amd = base + ".s"
-            run([clang, "-x", "cl", "-cl-std=CL1.2", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib",
-                 "-O3", "-Wno-linker-warnings", "-Xclang", "-mlink-bitcode-file", "-Xclang",
-                 os.path.join(libclc, "amdgcn--amdhsa.bc"), *options, "-S", "-o", amd, base + ".cl"])
-            ptx_text, verbose, sass_text = listings[""]
-            ptx_fns = split_functions(ptx_text, r"^(?:\.visible\s+)?\.entry (\w+)\(")
-            sass_fns = split_functions(sass_text, r"^\s+Function : (\w+)")
-            main_fns = split_functions(listings["_main"][2], r"^\s+Function : (\w+)")
-            amd_fns = split_functions(open(amd).read(), r"^(clsel_\w+):\s*(?:;.*)?$", r"^\.Lfunc_end")
-            registers = dict(re.findall(r"Compiling entry function '(\w+)'.*?Used (\d+) registers", verbose, re.S))
-            intel = {}
-            for device, _ in INTEL_DEVICES:
-                dump = os.path.join(out_dir, f"igc_{device}_w{width}_a{aligned}")
-                intel[device] = intel_compile(ocloc, base + ".cl", options, device, dump)
-                intel[device + "_main"] = intel_compile(ocloc, base + ".cl", options + ["-DCLSEL_CODEGEN_MAIN_PATH"],
-                                                        device, dump + "_main")
-            for c, t, e in KERNELS[aligned]:
-                name = f"clsel_w{width}_{c}{t}{e}"
-                missing = [target for target, fns in (("PTX", ptx_fns), ("SASS", sass_fns), ("gfx90a", amd_fns),
-                                                      *((d, intel[d]) for d, _ in INTEL_DEVICES)) if name not in fns]
-                if missing:
-                    failures.append(f"{name} (aligned {aligned}): missing from {', '.join(missing)}")
-                    continue
-                counts = {"ptx": ptx_accesses(ptx_fns[name]), "sass": sass_accesses(sass_fns[name]),
-                          "amd": amd_accesses(amd_fns[name])}
-                for device, _ in INTEL_DEVICES:
-                    counts[device] = intel_accesses(intel[device][name][0])
-                for target, found in counts.items():
-                    failures += [f"{name} (aligned {aligned}) on {target}: {lack}"
-                                 for lack in wants(found, (c, t, e), aligned, v)]
-                rows.append({
-                    "width": width, "aligned": aligned, "variant": f"{c}{t}{e}",
-                    "sass_ld": describe(counts["sass"], "ld"), "sass_st": describe(counts["sass"], "st"),
-                    "amd_ld": describe(counts["amd"], "ld"), "amd_st": describe(counts["amd"], "st"),
-                    "registers": int(registers.get(name, 0)), "sass": sass_instructions(sass_fns[name]),
-                    "main": sass_instructions(main_fns.get(name, "")),
-                })
-                for device, arch in INTEL_DEVICES:
-                    text, simd = intel[device][name]
-                    facts = intel_facts(text, simd)
-                    main_text, main_simd = intel[device + "_main"].get(name, ("", simd))
-                    main = intel_facts(main_text, main_simd)
-                    intel_rows.append({
-                        "width": width, "aligned": aligned, "variant": f"{c}{t}{e}", "device": f"{device} ({arch})",
-                        "ld": describe(counts[device], "ld"), "st": describe(counts[device], "st"), **facts,
-                        "sends_item": main["sends"] / main["simd"], "instructions_item": main["instructions"] / main["simd"],
-                    })
-    header = ("| width | form | kernel (c t e) | H100 SASS loads | H100 SASS stores | gfx90a loads | gfx90a stores "
-              "| registers | SASS instructions (kernel) | SASS per item, rank-1 run |")
-    lines = [header, "|---:|---|---|---|---|---|---|---:|---:|---:|"]
+    source = os.path.join(out_dir, "select.cl")
+    with open(source, "w") as f:
+        f.write(run([tool, "kernels"]).stdout)
+    # (name, layout) -> (options, [patterns that launch it]): the main path is compiled with the layout the host
+    # passes (which tensors are dense or uniform), as a driver would see it if the value were a constant.
+    kernels = collections.OrderedDict()
+    for dtype in DTYPES:
+        for pattern, cond, then, else_, extra in PATTERNS:
+            for name, options, layout, across in plan_kernels(tool, dtype, cond, then, else_, extra):
+                kernels.setdefault((name, layout), (options, []))[1].append(f"{pattern} ({dtype}, {across:.0f} %)")
+    failures, rows, intel_rows, whole = [], [], [], {}
+    for (name, layout), (options, patterns) in kernels.items():
+        base = os.path.join(out_dir, name)
+        width, items = option(options, "CLSEL_WIDTH"), option(options, "CLSEL_ITEMS")
+        reads = [option(options, d) for d in ("CLSEL_COND", "CLSEL_THEN", "CLSEL_ELSE")]
+        v, item_bytes = 16 // width, 16 * items
+        if name not in whole:  # the whole kernel, once per name: its warnings, registers and size
+            ptx, verbose, sass, warnings = compile_nvidia(clang, libclc, ptxas, cuobjdump, env, source, options, base)
+            failures += [f"{name}: clang: {w}" for w in warnings]
+            whole[name] = (verbose, sass)
+        verbose, sass = whole[name]
+        main = options + ["-DCLSEL_CODEGEN_MAIN_PATH", f"-DCLSEL_CODEGEN_LAYOUT={layout:#x}"]
+        base = f"{base}_main_{layout:02x}"
+        main_ptx, main_verbose, main_sass, _ = compile_nvidia(clang, libclc, ptxas, cuobjdump, env, source, main, base)
+        amd = base + ".s"
+        run([clang, "-x", "cl", "-cl-std=CL1.2", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib",
+             "-O3", "-Wno-linker-warnings", "-Xclang", "-mlink-bitcode-file", "-Xclang",
+             os.path.join(libclc, "amdgcn--amdhsa.bc"), *main, "-S", "-o", amd, source])
+        registers = dict(re.findall(r"Compiling entry function '(\w+)'.*?Used (\d+) registers", verbose, re.S))
+        name = f"{name} (layout {layout:#04x})"
+        counts = {"ptx": ptx_accesses(main_ptx), "sass": sass_accesses(main_sass),
+                  "amd": amd_accesses(open(amd).read())}
+        intel = {}
+        for device, _ in INTEL_DEVICES:
+            dump = f"{base}_igc_{device}"
+            listing = intel_compile(ocloc, source, main, device, dump).get(name.split()[0])
+            if not listing:
+                failures.append(f"{name}: missing from {device}")
+                continue
+            intel[device] = listing
+            counts[device] = intel_accesses(listing[0])
+        for target, found in counts.items():
+            failures += [f"{name} on {target}: {lack}" for lack in wants(found, reads, v)]
+        main_sass_count = sass_instructions(main_sass)
+        rows.append({
+            "kernel": name, "patterns": ", ".join(patterns), "registers": int(registers.get(name.split()[0], 0)),
+            "sass": sass_instructions(sass), "main": main_sass_count, "per_byte": main_sass_count / item_bytes,
+            "sass_ld": describe(counts["sass"], "ld"), "sass_st": describe(counts["sass"], "st"),
+            "amd_ld": describe(counts["amd"], "ld"), "amd_st": describe(counts["amd"], "st"),
+        })
+        for device, arch in INTEL_DEVICES:
+            if device not in intel:
+                continue
+            text, simd = intel[device]
+            facts = intel_facts(text, simd)
+            intel_rows.append({
+                "kernel": name, "device": f"{device} ({arch})", "ld": describe(counts[device], "ld"),
+                "st": describe(counts[device], "st"), **facts,
+                "per_byte": facts["instructions"] / (simd * item_bytes),
+            })
+    header = ("| kernel | launched by (% of its items across rows) | H100 registers | SASS (kernel) | SASS (main path) | SASS per output byte, main path "
+              "| main path: SASS loads / stores | gfx90a loads / stores |")
+    lines = [header, "|---|---|---:|---:|---:|---:|---|---|"]
     for r in rows:
-        lines.append(f"| {r['width']} | {'aligned' if r['aligned'] else 'any'} | {r['variant']} | {r['sass_ld']} | "
-                     f"{r['sass_st']} | {r['amd_ld']} | {r['amd_st']} | {r['registers']} | {r['sass']} | {r['main']} |")
-    intel_header = ("| width | form | kernel (c t e) | device | loads | stores | SIMD | GRF | spills "
-                    "| sends per item, rank-1 run | instructions per item, rank-1 run |")
-    intel_lines = [intel_header, "|---:|---|---|---|---|---|---:|---:|---|---:|---:|"]
+        over = " (over the H200 budget)" if r["per_byte"] > SASS_BUDGET else ""
+        lines.append(f"| {r['kernel']} | {r['patterns']} | {r['registers']} | {r['sass']} | {r['main']} | "
+                     f"{r['per_byte']:.2f}{over} | {r['sass_ld']} / {r['sass_st']} | {r['amd_ld']} / {r['amd_st']} |")
+    intel_header = ("| kernel | device | loads / stores | SIMD | GRF | spills | instructions per output byte, main path |")
+    intel_lines = [intel_header, "|---|---|---|---:|---:|---|---:|"]
     for r in intel_rows:
-        intel_lines.append(f"| {r['width']} | {'aligned' if r['aligned'] else 'any'} | {r['variant']} | {r['device']} "
-                           f"| {r['ld']} | {r['st']} | {r['simd']} | {r['grf']} | {r['spill']} | "
-                           f"{r['sends_item']:.2f} | {r['instructions_item']:.1f} |")
+        intel_lines.append(f"| {r['kernel']} | {r['device']} | {r['ld']} / {r['st']} | {r['simd']} | {r['grf']} | "
+                           f"{r['spill']} | {r['per_byte']:.2f} |")
+    worst = max(rows, key=lambda r: r["per_byte"]) if rows else None
+    summary = (f"{len(rows)} kernels; main path SASS per output byte: median "
+               f"{sorted(r['per_byte'] for r in rows)[len(rows) // 2]:.2f}, worst {worst['per_byte']:.2f} "
+               f"({worst['kernel']}); {sum(r['per_byte'] > SASS_BUDGET for r in rows)} over the H200's budget of "
+               f"{SASS_BUDGET}") if rows else "no kernels"
     table, intel_table = "\n".join(lines), "\n".join(intel_lines)
     with open(os.path.join(out_dir, "codegen.md"), "w") as f:
-        f.write("Global accesses as count x bytes per access (per lane on Intel), per kernel (all paths); per item:\n"
-                "what an item of a rank-1 run executes (on Intel, a thread's sends and instructions over its SIMD\n"
-                "lanes, one item each).\n\n" + table + "\n\n" + intel_table + "\n")
+        f.write("The kernels the host launches for the plans of tests/system/gpu_codegen.py (PATTERNS), at the rank "
+                "the host launches. Main path: a work-item whose items are all whole and in one row "
+                "(-DCLSEL_CODEGEN_MAIN_PATH), all its instructions over its items' bytes; global accesses of the "
+                "main path as count x bytes per access (per lane on Intel).\n\n" + summary + "\n\n" + table +
+                "\n\n" + intel_table + "\n")
     print(table)
     print()
     print(intel_table)
+    print()
+    print(summary)
     for failure in failures:
         print("FAIL:", failure)
     print(f"gpu_codegen: {len(rows)} kernels on NVIDIA and AMD, {len(intel_rows)} kernel builds on Intel, "

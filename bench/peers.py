@@ -10,9 +10,6 @@
                                  (PoCL here), a ternary with the broadcast index worked out
                                  per element from the output index: what a hand-written
                                  kernel usually does
-  torch                          torch.where on a CUDA GPU (only when asked for with
-                                 --peer torch: ci/gpu.sh does on GPU machines), output
-                                 preallocated, timed to torch.cuda.synchronize()
 
 Each case is rebuilt from the JSON (shapes, dtype, broadcast mode, axis, cond pattern), so
 the sizes are those clsel ran. Per peer and case: median and min of the timed runs after
@@ -209,33 +206,8 @@ def prepare_pyopencl(case, arrays, options):
     return run, lambda: out.get().view(case.dtype).reshape(out_shape)
 
 
-# Elements move as signed integers of the same width (torch has no uint16/32/64 kernels
-# everywhere): where copies bits, so the result is the same.
-TORCH_BITS = {1: "uint8", 2: "int16", 4: "int32", 8: "int64"}
-
-
-def prepare_torch(case, arrays, options):
-    import torch
-
-    if not torch.cuda.is_available():
-        raise Unsupported("no CUDA device")
-    device = torch.device("cuda")
-    cond, then, else_ = arrays
-    bits = TORCH_BITS[case.dtype.itemsize]
-    c = torch.from_numpy(np.ascontiguousarray(cond)).to(device)
-    t = torch.from_numpy(np.ascontiguousarray(then).view(bits)).to(device)
-    e = torch.from_numpy(np.ascontiguousarray(else_).view(bits)).to(device)
-    out = torch.empty(np.broadcast_shapes(cond.shape, then.shape, else_.shape), dtype=t.dtype, device=device)
-
-    def run():
-        torch.where(c, t, e, out=out)
-        torch.cuda.synchronize()
-
-    return run, lambda: out.cpu().numpy().view(case.dtype)
-
-
 PEERS = {"numpy": prepare_numpy, "onnxruntime": prepare_onnxruntime, "openvino": prepare_openvino,
-         "pyopencl": prepare_pyopencl, "torch": prepare_torch}
+         "pyopencl": prepare_pyopencl}
 # What runs without --peer: the CPU-side peers of this project's machine.
 DEFAULT_PEERS = ["numpy", "onnxruntime", "openvino", "pyopencl"]
 
@@ -271,17 +243,12 @@ def peer_device(peer, options):
     if peer == "pyopencl":
         device = _opencl()["device"]
         return f"{device.name.strip()} (OpenCL, {device.platform.name.strip()})"
-    if peer == "torch":
-        import torch
-
-        return f"{torch.cuda.get_device_name(0)} (CUDA)" if torch.cuda.is_available() else "no CUDA device"
     threads = 1 if peer == "numpy" else options.threads or os.cpu_count()
     return f"{cpu_name()}, {threads} thread{'s' if threads > 1 else ''}"
 
 
 def peer_version(peer):
-    module = {"numpy": "numpy", "onnxruntime": "onnxruntime", "openvino": "openvino", "pyopencl": "pyopencl",
-              "torch": "torch"}[peer]
+    module = {"numpy": "numpy", "onnxruntime": "onnxruntime", "openvino": "openvino", "pyopencl": "pyopencl"}[peer]
     try:
         return __import__(module).__version__
     except (ImportError, AttributeError):

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# ci/gpu.sh OUT [--sweep N] [--allow-cpu] [--quick] - the GPU check in one command, for a
-# machine with a GPU driver and no package access. It needs a C compiler, CMake, the
-# OpenCL headers and ICD loader (libOpenCL.so) and an ICD file naming the driver; where
-# those were unpacked rather than installed, point at them with the environment:
+# ci/gpu.sh OUT [--sweep N] [--allow-cpu] [--quick]
+# ci/gpu.sh OUT --bench [--sweep N] [--seed S] [--before REF|DIR] [--allow-cpu] [--quick]
+#
+# The GPU check in one command, for a machine with a GPU driver and no package access. It
+# needs a C compiler, CMake, the OpenCL headers and ICD loader (libOpenCL.so) and an ICD
+# file naming the driver; where those were unpacked rather than installed, point at them
+# with the environment:
 #
 #   CMAKE_PREFIX_PATH=DIR/usr      where include/CL/cl.h and lib/.../libOpenCL.so lie
 #   LD_LIBRARY_PATH=...            where libOpenCL.so.1 and the driver's library lie
@@ -15,9 +18,19 @@
 # out of the kernel cache (NVIDIA's binaries are PTX) and counts its vector accesses;
 # runs the benchmark's named cases and a sweep of N random patterns (default 60), each
 # timed by wall clock and by the device's own clock (event profiling); and torch.where on
-# the same shapes when PyTorch with CUDA is there. Everything lands in OUT: devices.txt,
+# the same tensors with a CUDA device copy beside it, both timed by CUDA events, when
+# PyTorch with CUDA is there (bench/gpu_bench.py). Everything lands in OUT: devices.txt,
 # clinfo.txt, tests.log, codegen.txt (and the PTX), named.json/.txt, sweep.json/.txt,
-# torch.json, and report.md, a short summary.
+# bench.json/.md, and report.md, a short summary.
+#
+# --bench is the benchmark alone, made to fit a few minutes of a lent GPU: it builds
+# without tests, and the kernels of REF (a commit, exported with git archive) or of the
+# source tree DIR beside them when --before is given (build-gpu-before/); runs, for each,
+# the named cases, a sweep of N patterns drawn with seed S (default 40, seed 1) and the
+# strided views (--views), all event-timed; then bench/gpu_bench.py times a CUDA device
+# copy and torch.where on the same tensors with CUDA events, where PyTorch has a CUDA
+# device. OUT gets after/ and before/ (clsel's JSON and text), bench.json (one record per
+# pattern), bench.md (the table and the targets) and report.md.
 #
 # Exits 2, saying so in OUT/report.md and on stderr, when no GPU OpenCL platform exists
 # (an NVIDIA machine whose driver lacks libnvidia-opencl, say), 3 when something it needs
@@ -28,25 +41,32 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 if [ $# -lt 1 ] || [ "${1#-}" != "$1" ]; then
-  echo "usage: ci/gpu.sh OUT [--sweep N] [--allow-cpu] [--quick]" >&2
+  echo "usage: ci/gpu.sh OUT [--bench] [--sweep N] [--seed S] [--before REF|DIR] [--allow-cpu] [--quick]" >&2
   exit 64
 fi
 out="$1"
 shift
-sweep=60 allow_cpu=0 quick=0
+sweep="" seed=1 allow_cpu=0 quick=0 bench_only=0 before=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --sweep) sweep="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --before) before="$2"; shift 2 ;;
+    --bench) bench_only=1; shift ;;
     --allow-cpu) allow_cpu=1; shift ;;
-    --quick) quick=1; sweep=3; shift ;;
+    --quick) quick=1; shift ;;
     *) echo "ci/gpu.sh: unknown argument $1" >&2; exit 64 ;;
   esac
 done
+if [ -z "$sweep" ]; then
+  if [ "$quick" = 1 ]; then sweep=3; elif [ "$bench_only" = 1 ]; then sweep=40; else sweep=60; fi
+fi
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 report="$out/report.md"
 build="${CLSEL_GPU_BUILD_DIR:-$root/build-gpu}" # CLSEL_GPU_BUILD_DIR: elsewhere
 jobs=$(nproc 2>/dev/null || echo 4)
+python="${CLSEL_PYTHON:-python3}" # CLSEL_PYTHON: a Python with numpy (and PyTorch with CUDA for its figures)
 note() { echo "ci/gpu.sh: $*" >&2; }
 
 {
@@ -97,12 +117,29 @@ if ((${#missing[@]})); then
   exit 3
 fi
 
-note "building in $build"
-if ! cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLSEL_BUILD_TESTS=ON >"$out/build.log" 2>&1 ||
-  ! cmake --build "$build" -j "$jobs" >>"$out/build.log" 2>&1; then
-  note "the build failed: see $out/build.log"
-  { echo "The build failed:"; echo; echo '```'; tail -40 "$out/build.log"; echo '```'; } >>"$report"
-  exit 1
+build_clsel() { # build_clsel SOURCE BUILD LOG TESTS(ON|OFF): configure and build, or say why not
+  note "building $1 in $2"
+  if ! cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCLSEL_BUILD_TESTS="$4" >"$3" 2>&1 ||
+    ! cmake --build "$2" -j "$jobs" >>"$3" 2>&1; then
+    note "the build failed: see $3"
+    { echo "The build of $1 failed:"; echo; echo '```'; tail -40 "$3"; echo '```'; } >>"$report"
+    exit 1
+  fi
+}
+if [ "$bench_only" = 1 ]; then
+  build_clsel "$root" "$build" "$out/build.log" OFF
+  if [ -n "$before" ]; then
+    before_src="$before"
+    if [ ! -d "$before" ]; then # a commit: its tree, exported beside the build
+      before_src="$build-before-src"
+      rm -rf "$before_src" && mkdir -p "$before_src"
+      git archive "$before" | tar -x -C "$before_src" ||
+        { note "cannot export $before (no git history here? pass a source folder)"; exit 3; }
+    fi
+    build_clsel "$before_src" "$build-before" "$out/build-before.log" OFF
+  fi
+else
+  build_clsel "$root" "$build" "$out/build.log" ON
 fi
 
 "$build/bin/clsel" devices >"$out/devices.txt" 2>&1
@@ -127,6 +164,36 @@ name=$(awk -v p="$CLSEL_PLATFORM" -v d="$CLSEL_DEVICE_INDEX" '
   q == p && $0 ~ ("device " d ": ") { sub(/.*device [0-9]+: /, ""); print; exit }' "$out/devices.txt")
 note "using platform $CLSEL_PLATFORM device $CLSEL_DEVICE_INDEX: $name"
 
+if [ "$bench_only" = 1 ]; then
+  bench_with() { # bench_with CLSEL DIR: the named cases, the sweep and the views, event-timed
+    local args=(--device opencl) status=0
+    [ "$quick" = 1 ] && args+=(--quick --repeat 3)
+    mkdir -p "$2"
+    "$1" bench "${args[@]}" --json "$2/named.json" >"$2/named.txt" 2>"$2/named.err" || status=1
+    "$1" bench "${args[@]}" --sweep "$sweep" --seed "$seed" --json "$2/sweep.json" >"$2/sweep.txt" 2>"$2/sweep.err" || status=1
+    # Kernels from before --views existed have no views to time.
+    "$1" bench "${args[@]}" --views --json "$2/views.json" >"$2/views.txt" 2>"$2/views.err" || rm -f "$2/views.json"
+    return $status
+  }
+  note "clsel bench: named cases, a sweep of $sweep (seed $seed) and the views"
+  bench_with "$build/bin/clsel" "$out/after" || { note "clsel bench failed: see $out/after/*.err"; exit 1; }
+  before_json=()
+  if [ -n "$before" ]; then
+    note "the same with the kernels of $before"
+    bench_with "$build-before/bin/clsel" "$out/before" || note "clsel bench of $before failed: see $out/before/*.err"
+    for f in "$out"/before/*.json; do [ -f "$f" ] && before_json+=("$f"); done
+    ((${#before_json[@]})) && before_json=(--before "${before_json[@]}")
+  fi
+  note "a CUDA device copy and torch.where on the same tensors (bench/gpu_bench.py)"
+  "$python" bench/gpu_bench.py --after "$out"/after/*.json "${before_json[@]}" --repeat "$([ "$quick" = 1 ] && echo 3 || echo 20)" \
+    --json "$out/bench.json" --markdown "$out/bench.md" 2>"$out/gpu_bench.err" ||
+    { note "bench/gpu_bench.py failed: see $out/gpu_bench.err"; exit 1; }
+  { echo "## Benchmark (ci/gpu.sh --bench --sweep $sweep --seed $seed${before:+ --before $before})"; echo
+    cat "$out/bench.md"; } >>"$report"
+  note "done: $report"
+  exit 0
+fi
+
 # The kernel cache keeps each program the tests build: where the driver's code comes from.
 cache="$build/kernel-cache"
 rm -rf "$cache"
@@ -144,11 +211,11 @@ tests_rc=$?
 { echo "## OpenCL tests on $name ($what)"; echo; echo '```'; grep -E "tests passed|tests failed|Failed|\*\*\*|Not Run|Skipped" "$out/tests.log"; echo '```'; echo; } >>"$report"
 
 note "the driver's code for each program, from the kernel cache"
-if command -v python3 >/dev/null; then
-  python3 tests/system/gpu_codegen.py --from-cache "$cache" "$out/driver-code" >"$out/codegen.txt" 2>&1
+if command -v "$python" >/dev/null; then
+  "$python" tests/system/gpu_codegen.py --from-cache "$cache" "$out/driver-code" >"$out/codegen.txt" 2>&1
   { echo "## The driver's code (tests/system/gpu_codegen.py --from-cache)"; echo; echo '```'; cat "$out/codegen.txt"; echo '```'; echo; } >>"$report"
 else
-  echo "(python3 is missing: the driver's code was not read)" >>"$report"
+  echo "($python is missing: the driver's code was not read)" >>"$report"
 fi
 
 bench=(--device opencl)
@@ -161,13 +228,12 @@ note "sweep of $sweep patterns"
 { echo "## Named cases (clsel bench ${bench[*]})"; echo; echo '```'; cat "$out/named.txt"; echo '```'; echo
   echo "## Sweep of $sweep random patterns (clsel bench ${bench[*]} --sweep $sweep)"; echo; echo '```'; cat "$out/sweep.txt"; echo '```'; echo; } >>"$report"
 
-if python3 -c "import torch, numpy; assert torch.cuda.is_available()" 2>/dev/null; then
-  note "torch.where on the same shapes"
-  python3 bench/peers.py --cases "$out/named.json" --peer torch --repeat 20 --json "$out/torch.json" 2>"$out/torch.err"
-  python3 bench/peers.py --cases "$out/sweep.json" --peer torch --repeat 5 --json "$out/torch_sweep.json" 2>>"$out/torch.err"
-  { echo "## torch.where on the same GPU (bench/peers.py --peer torch)"; echo; echo '```'
-    python3 bench/gpu_summary.py "$out/named.json" "$out/torch.json" "$out/sweep.json" "$out/torch_sweep.json"
-    echo '```'; echo; } >>"$report" 2>&1
+note "a CUDA device copy and torch.where on the same tensors (bench/gpu_bench.py)"
+if "$python" bench/gpu_bench.py --after "$out/named.json" "$out/sweep.json" --json "$out/bench.json" \
+    --markdown "$out/bench.md" 2>"$out/gpu_bench.err"; then
+  { echo "## Against a CUDA device copy and torch.where (bench/gpu_bench.py)"; echo; cat "$out/bench.md"; echo; } >>"$report"
+else
+  { echo "(bench/gpu_bench.py failed: see gpu_bench.err)"; echo; } >>"$report"
 fi
 note "done: $report"
 exit $tests_rc

@@ -4,8 +4,9 @@
 # OpenCL loader, headers and an ICD file are unpacked into a folder of their own (copied
 # from this machine's packages, as a GPU machine gets Debian's unpacked) and reached
 # through the environment only (CMAKE_PREFIX_PATH, LD_LIBRARY_PATH, OCL_ICD_VENDORS), then
-# `ci/gpu.sh OUT --allow-cpu --quick` runs. Fails when the script fails or its report
-# lacks a section. Exits 77 (skipped) without PoCL's ICD file.
+# `ci/gpu.sh OUT --allow-cpu --quick` runs, then its benchmark alone with this tree's
+# kernels as "before" too (`--bench --before SOURCE-DIR`). Fails when the script fails or
+# its report lacks a section. Exits 77 (skipped) without PoCL's ICD file.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$1"
@@ -46,5 +47,22 @@ grep -q "$work/unpacked" "$report" || { echo "gpu_script_check: the unpacked loa
 if [ $status -ne 0 ]; then
   echo "gpu_script_check: ci/gpu.sh failed (status $status); its report:"
   cat "$report" 2>/dev/null | head -80
+  exit $status
+fi
+
+"$root/ci/gpu.sh" "$work/bench" --bench --allow-cpu --quick --before "$root" || status=$?
+table="$work/bench/bench.md"
+# Every named case, sweep pattern and view has a row with the before's figure beside it.
+for row in "| same_f32 | named " "| view_padded | view " "| sweep"; do
+  grep -q "^$row" "$table" 2>/dev/null || { echo "gpu_script_check: bench.md has no row '$row'"; status=1; }
+done
+grep -q "^| same_f32 | named | f32 | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* |" "$table" 2>/dev/null ||
+  { echo "gpu_script_check: same_f32 has no before figure"; status=1; }
+grep -q "^- sweep of 3: " "$table" 2>/dev/null || { echo "gpu_script_check: bench.md has no sweep summary"; status=1; }
+python3 -c "import json, sys; cases = json.load(open(sys.argv[1]))['cases']; assert len(cases) > 20, len(cases)" \
+  "$work/bench/bench.json" || { echo "gpu_script_check: bench.json lacks the per-pattern records"; status=1; }
+if [ $status -ne 0 ]; then
+  echo "gpu_script_check: ci/gpu.sh --bench failed (status $status); its report:"
+  cat "$work/bench/report.md" "$work/bench/gpu_bench.err" 2>/dev/null | head -80
 fi
 exit $status

@@ -361,15 +361,16 @@ CLSEL_INLINE uint4 clsel_elements(const clsel_input *in, int o)
     return v;
 }
 
-CLSEL_INLINE clsel_cond_words clsel_cond_elements(const clsel_cond_input *in, int o)
+/* cond's V bytes as words, from bytes taken in order by clsel_byte_in into 16: the last V of them. */
+CLSEL_INLINE uint4 clsel_byte_in(uint4 v, uchar b)
 {
-    uint4 v = (uint4)0;
-#pragma unroll
-    for (uint k = 0; k < CLSEL_V; ++k) {
-        const uchar16 e = as_uchar16(v);
-        v = as_uint4((uchar16)(e.s1234, e.s5678, e.s9abc, e.sdef, in->c[o + (int)k * in->stride]));
-    }
-#if CLSEL_WIDTH == 1 /* the V bytes are the last V of the 16 */
+    const uchar16 e = as_uchar16(v);
+    return as_uint4((uchar16)(e.s1234, e.s5678, e.s9abc, e.sdef, b));
+}
+
+CLSEL_INLINE clsel_cond_words clsel_cond_last(uint4 v)
+{
+#if CLSEL_WIDTH == 1
     return v;
 #elif CLSEL_WIDTH == 2
     return v.zw;
@@ -378,6 +379,14 @@ CLSEL_INLINE clsel_cond_words clsel_cond_elements(const clsel_cond_input *in, in
 #else
     return (ushort)(v.w >> 16);
 #endif
+}
+
+CLSEL_INLINE clsel_cond_words clsel_cond_elements(const clsel_cond_input *in, int o)
+{
+    uint4 v = (uint4)0;
+#pragma unroll
+    for (uint k = 0; k < CLSEL_V; ++k) v = clsel_byte_in(v, in->c[o + (int)k * in->stride]);
+    return clsel_cond_last(v);
 }
 
 /* V elements from o, as an input read as `kind` in an item that lies in one row (the V elements are all in the
@@ -651,19 +660,208 @@ CLSEL_INLINE void clsel_items_in_rows(const clsel_tensors *t, const int4 off[CLS
     for (uint k = 0; k < CLSEL_K; ++k) clsel_store(&t->out, off[k].w, item0 + k * lanes, bitselect(y[k], x[k], m[k]));
 }
 
+/* ---- tiles: kernels with TILED inputs ----------------------------------------------------------------------------
+ * A work-group takes a tile of CLSEL_TILE_ROWS rows (dim 1) by CLSEL_TILE_COLS elements (dim 0). A TILED input's part
+ * of it lies in columns that are contiguous along dim 1: the work-items first copy each such column into local memory,
+ * CLSEL_TILE_ROWS elements as aligned windows of the input shifted into place (one per work-item and input), then each
+ * takes an item of the tile, gathers its V elements from V columns there and reads the other inputs as any kernel does.
+ * Both the global reads and the output's stores are 16 bytes, as in a GPU transpose. */
+#if CLSEL_COND == CLSEL_READ_TILED || CLSEL_THEN == CLSEL_READ_TILED || CLSEL_ELSE == CLSEL_READ_TILED
+#define CLSEL_TILES 1
+#else
+#define CLSEL_TILES 0
+#endif
+#if CLSEL_TILES
+#define CLSEL_TILE_ITEMS (CLSEL_TILE_BYTES / 16)               /* items along a tile's row */
+#define CLSEL_TILE_COLS (CLSEL_TILE_ITEMS * CLSEL_V)           /* elements along dim 0 */
+#define CLSEL_COL_WINDOWS (CLSEL_TILE_ROWS * CLSEL_WIDTH / 16) /* windows (cond: of V bytes) in a column */
+
+/* A column in local memory, with one window more than it needs so that neighbouring columns start on other banks. */
+typedef struct clsel_tile_column {
+    uint4 w[CLSEL_COL_WINDOWS + 1];
+} clsel_tile_column;
+
+typedef struct clsel_cond_column {
+    clsel_cond_words w[CLSEL_COL_WINDOWS + 1];
+} clsel_cond_column;
+
+/* Window j of column c of an input's part of the tile (the tile's first element at o; columns `stride` apart): each
+ * work-item copies one, those of columns past the launch's none. */
+CLSEL_INLINE void clsel_tile_load(const clsel_input *in, local clsel_tile_column *tile, int o, uint cols, uint lid)
+{
+    const uint c = lid / CLSEL_COL_WINDOWS, j = lid % CLSEL_COL_WINDOWS;
+    if (c >= cols) return;
+    const int from = o + (int)c * in->stride, w = (from >> CLSEL_LOG2_V) + (int)j, shift = from & (CLSEL_V - 1);
+    uint4 v = clsel_window(in, w);
+    if (shift) v = clsel_funnel(v, clsel_window(in, w + 1), (uint)shift * CLSEL_WIDTH);
+    tile[c].w[j] = v;
+}
+
+CLSEL_INLINE void clsel_cond_tile_load(const clsel_cond_input *in, local clsel_cond_column *tile, int o, uint cols,
+                                       uint lid)
+{
+    const uint c = lid / CLSEL_COL_WINDOWS, j = lid % CLSEL_COL_WINDOWS;
+    if (c >= cols) return;
+    const int from = o + (int)c * in->stride, w = (from >> CLSEL_LOG2_V) + (int)j, shift = from & (CLSEL_V - 1);
+    clsel_cond_words v = clsel_cond_window(in, w);
+    if (shift) v = clsel_cond_funnel(v, clsel_cond_window(in, w + 1), (uint)shift);
+    tile[c].w[j] = v;
+}
+
+/* Element r of column c. */
+CLSEL_INLINE clsel_elem clsel_tile_at(local const clsel_tile_column *tile, uint c, uint r)
+{
+    return ((local const clsel_elem *)tile[c].w)[r];
+}
+
+CLSEL_INLINE uchar clsel_cond_tile_at(local const clsel_cond_column *tile, uint c, uint r)
+{
+    return ((local const uchar *)tile[c].w)[r];
+}
+
+/* The tile's TILED inputs in local memory (those a kernel does not read TILED are not there). */
+typedef struct clsel_tile_locals {
+    local clsel_cond_column *cond;
+    local clsel_tile_column *then_, *else_;
+} clsel_tile_locals;
+
+/* An input's element k of the item at o (its column c, row r of the tile). */
+CLSEL_INLINE clsel_elem clsel_tile_element(const clsel_input *in, int kind, local const clsel_tile_column *tile, int o,
+                                           uint c, uint r, uint k)
+{
+    if (kind == CLSEL_READ_TILED) return clsel_tile_at(tile, c + k, r);
+    return in->x[o + (int)k * in->stride];
+}
+
+/* The V elements (or cond's V bytes) of one row across V columns of a tile, from `at` (the first column's) on, columns
+ * `step` bytes apart: 16 bytes (V bytes of cond) built word by word with shifts and ors, written out per width (a byte
+ * shifted into a vector would be a shuffle of all 16, and a loop left rolled would keep its words in memory). */
+#define CLSEL_AT_COL(T, k) (*(local const T *)(at + (k) * step))
+#define CLSEL_BYTES4(k) \
+    ((uint)CLSEL_AT_COL(uchar, k) | (uint)CLSEL_AT_COL(uchar, k + 1) << 8 | (uint)CLSEL_AT_COL(uchar, k + 2) << 16 | \
+     (uint)CLSEL_AT_COL(uchar, k + 3) << 24)
+#define CLSEL_HALVES2(k) ((uint)CLSEL_AT_COL(ushort, k) | (uint)CLSEL_AT_COL(ushort, k + 1) << 16)
+CLSEL_INLINE uint4 clsel_gather(local const uchar *at, uint step)
+{
+#if CLSEL_WIDTH == 1
+    return (uint4)(CLSEL_BYTES4(0), CLSEL_BYTES4(4), CLSEL_BYTES4(8), CLSEL_BYTES4(12));
+#elif CLSEL_WIDTH == 2
+    return (uint4)(CLSEL_HALVES2(0), CLSEL_HALVES2(2), CLSEL_HALVES2(4), CLSEL_HALVES2(6));
+#elif CLSEL_WIDTH == 4
+    return (uint4)(CLSEL_AT_COL(uint, 0), CLSEL_AT_COL(uint, 1), CLSEL_AT_COL(uint, 2), CLSEL_AT_COL(uint, 3));
+#else
+    return (uint4)(CLSEL_AT_COL(uint2, 0), CLSEL_AT_COL(uint2, 1));
+#endif
+}
+
+CLSEL_INLINE clsel_cond_words clsel_cond_gather(local const uchar *at, uint step)
+{
+#if CLSEL_WIDTH == 1
+    return (uint4)(CLSEL_BYTES4(0), CLSEL_BYTES4(4), CLSEL_BYTES4(8), CLSEL_BYTES4(12));
+#elif CLSEL_WIDTH == 2
+    return (uint2)(CLSEL_BYTES4(0), CLSEL_BYTES4(4));
+#elif CLSEL_WIDTH == 4
+    return CLSEL_BYTES4(0);
+#else
+    return (ushort)((uint)CLSEL_AT_COL(uchar, 0) | (uint)CLSEL_AT_COL(uchar, 1) << 8);
+#endif
+}
+
+/* An input's V elements of the item at o: gathered from the tile's columns, or as an item in one row. */
+CLSEL_INLINE uint4 clsel_tile_read(const clsel_input *in, int kind, local const clsel_tile_column *tile, int o, uint c,
+                                   uint r)
+{
+    if (kind != CLSEL_READ_TILED) return clsel_read(in, kind, o, 0);
+    return clsel_gather((local const uchar *)&tile[c].w[0] + r * CLSEL_WIDTH, (uint)sizeof(clsel_tile_column));
+}
+
+CLSEL_INLINE uint4 clsel_tile_cond_mask(const clsel_cond_input *in, local const clsel_cond_column *tile, int o, uint c,
+                                        uint r)
+{
+    if (CLSEL_COND == CLSEL_READ_FIXED) return (uint4)(in->c[o] ? 0xFFFFFFFFu : 0u);
+    if (CLSEL_COND != CLSEL_READ_TILED) return clsel_cond_mask(in, CLSEL_COND, o, 0);
+    return clsel_mask(clsel_cond_gather((local const uchar *)&tile[c].w[0] + r, (uint)sizeof(clsel_cond_column)));
+}
+
+/* The item at offsets o, column c and row r of the tile, its first `count` elements in the launch. */
+CLSEL_INLINE void clsel_tile_item(const clsel_tensors *t, const clsel_tile_locals *l, int4 o, uint c, uint r,
+                                  uint count)
+{
+    if (count == CLSEL_V) {
+        const uint4 m = clsel_tile_cond_mask(&t->cond, l->cond, o.x, c, r);
+        const uint4 x = clsel_tile_read(&t->then_, CLSEL_THEN, l->then_, o.y, c, r);
+        const uint4 y = clsel_tile_read(&t->else_, CLSEL_ELSE, l->else_, o.z, c, r);
+        clsel_store(&t->out, o.w, 0, bitselect(y, x, m));
+        return;
+    }
+#pragma unroll 1
+    for (uint k = 0; k < count; ++k) { /* the end of a row */
+        const uchar b = CLSEL_COND == CLSEL_READ_TILED ? clsel_cond_tile_at(l->cond, c + k, r)
+                                                        : t->cond.c[o.x + (int)k * t->cond.stride];
+        t->out.x[o.w + (int)k * t->out.stride] = b ? clsel_tile_element(&t->then_, CLSEL_THEN, l->then_, o.y, c, r, k)
+                                                   : clsel_tile_element(&t->else_, CLSEL_ELSE, l->else_, o.z, c, r, k);
+    }
+}
+
+/* The work-group's tile (its CLSEL_TILE_GROUP work-items: the kernel requires that work-group size): tile index t0
+ * along dim 0 and t1 along dim 1 of the group's, the rest its index over the dims above (tiles: the tiles along dims
+ * 0 and 1 with their dividers). Work-item lid copies window lid of each TILED input, then takes item lid. */
+CLSEL_INLINE void clsel_tiles(const clsel_tensors *t, const clsel_geometry *g, const clsel_tile_locals *l, int4 first,
+                              uint8 tiles)
+{
+    const uint group = (uint)get_group_id(0), lid = (uint)get_local_id(0);
+    const uint above = CLSEL_DIV(group, tiles.s1, tiles.s2), t0 = group - above * tiles.s0;
+    const uint b = CLSEL_DIV(above, tiles.s4, tiles.s5), t1 = above - b * tiles.s3;
+    const uint c0 = t0 * CLSEL_TILE_COLS, r0 = t1 * CLSEL_TILE_ROWS;
+    const uint cols = min((uint)CLSEL_TILE_COLS, g->sh.s0 - c0), rows = min((uint)CLSEL_TILE_ROWS, g->sh.s1 - r0);
+    clsel_place p;
+    clsel_locate(&p, g, (b * g->sh.s1 + r0) * g->sh.s0 + c0, first);
+    if (CLSEL_COND == CLSEL_READ_TILED) clsel_cond_tile_load(&t->cond, l->cond, p.off.x, cols, lid);
+    if (CLSEL_THEN == CLSEL_READ_TILED) clsel_tile_load(&t->then_, l->then_, p.off.y, cols, lid);
+    if (CLSEL_ELSE == CLSEL_READ_TILED) clsel_tile_load(&t->else_, l->else_, p.off.z, cols, lid);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint r = lid / CLSEL_TILE_ITEMS, c = lid % CLSEL_TILE_ITEMS * CLSEL_V;
+    if (r < rows && c < cols)
+        clsel_tile_item(t, l, p.off + (int)c * g->st0 + (int)r * g->st1, c, r, min((uint)CLSEL_V, cols - c));
+}
+#define CLSEL_KERNEL_ATTRIBUTES __attribute__((reqd_work_group_size(CLSEL_TILE_GROUP, 1, 1)))
+#else
+#define CLSEL_KERNEL_ATTRIBUTES
+#endif
+
 /* ---- the kernel -------------------------------------------------------------------------------------------------- */
 /* Whether an input read as `kind` has no whole window, so that its partial one is read once per work-item. */
 CLSEL_INLINE int clsel_is_small(int kind, uint windows)
 {
-    if (kind != CLSEL_READ_ROWS || windows) return 0;
+    if ((kind != CLSEL_READ_ROWS && kind != CLSEL_READ_TILED) || windows) return 0;
     return !CLSEL_DENSE;
 }
 
-kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
+CLSEL_KERNEL_ATTRIBUTES kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
 {
+#if CLSEL_TILES /* local memory is declared at a kernel's scope */
+#if CLSEL_COND == CLSEL_READ_TILED
+    local clsel_cond_column cond_tile[CLSEL_TILE_COLS];
+#else
+    local clsel_cond_column *const cond_tile = 0;
+#endif
+#if CLSEL_THEN == CLSEL_READ_TILED
+    local clsel_tile_column then_tile[CLSEL_TILE_COLS];
+#else
+    local clsel_tile_column *const then_tile = 0;
+#endif
+#if CLSEL_ELSE == CLSEL_READ_TILED
+    local clsel_tile_column else_tile[CLSEL_TILE_COLS];
+#else
+    local clsel_tile_column *const else_tile = 0;
+#endif
+    (void)step_at, (void)step_off, (void)n;
+#else
+    (void)tiles;
     const uint lanes = (uint)get_local_size(0), items = (n + CLSEL_V - 1) >> CLSEL_LOG2_V, whole = n >> CLSEL_LOG2_V;
     const uint item0 = (uint)get_group_id(0) * lanes * CLSEL_K + (uint)get_local_id(0);
     if (item0 >= items) return;
+#endif
     clsel_geometry geometry;
     clsel_geometry_set(&geometry, shape, div_mul, div_shift, strides_lo, strides_hi, carries_lo, carries_hi);
     const clsel_geometry *g = &geometry;
@@ -689,6 +887,10 @@ kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
         t.then_.small = clsel_partial_window((global const uchar *)t.then_.x, t.then_.tail, 16);
     if (clsel_is_small(CLSEL_ELSE, t.else_.windows))
         t.else_.small = clsel_partial_window((global const uchar *)t.else_.x, t.else_.tail, 16);
+#if CLSEL_TILES
+    const clsel_tile_locals locals = {cond_tile, then_tile, else_tile};
+    clsel_tiles(&t, g, &locals, first, tiles);
+#else
     clsel_place first_place;
     const clsel_place step = {step_at.s0, step_at.s1, step_at.s2, step_at.s3, step_at.s4, step_at.s5, step_at.s6,
                               step_at.s7, step_off};
@@ -725,4 +927,5 @@ kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
         else clsel_item_other(&t, g, p, min((uint)CLSEL_V, n - (item << CLSEL_LOG2_V)));
         clsel_advance(&p, g, &step);
     }
+#endif
 }

@@ -21,14 +21,26 @@
  *           says the tensor is dense (its bit of `dense`: contiguous over the whole launch, element i at origin + i,
  *           from a window boundary) every whole item is one aligned access, also one that crosses rows;
  *  STRIDED  any other stride (a stepped, reversed or transposed view), or an origin of unknown alignment: element by
- *           element.
+ *           element;
+ *  TILED    stride 1 along dim 1 and another along dim 0 (a transposed view), windows usable: the kernel walks tiles
+ *           of CLSEL_TILE_ROWS rows (dim 1) by CLSEL_TILE_BYTES bytes (dim 0), one per work-group, and reads each
+ *           TILED input's part of a tile as aligned windows along dim 1 into local memory, shifted into place, from
+ *           which each item gathers its V elements (as GPU transposes do); the other inputs are read as in any
+ *           kernel, none STRIDED, and the output is ROWS.
  * A kind per input is compiled in; whether a tensor is dense is an argument, so that one kernel serves both, except
  * that CLSEL_DENSE=1 builds a kernel for launches where every tensor read or written as ROWS is dense (same-shape runs
  * and their kin), which then never looks at the argument. */
 #define CLSEL_READ_FIXED 0
 #define CLSEL_READ_ROWS 1
 #define CLSEL_READ_STRIDED 2
-#define CLSEL_READS 3
+#define CLSEL_READ_TILED 3
+#define CLSEL_READS 4
+
+/* A tile of a kernel with TILED inputs: CLSEL_TILE_ROWS rows along dim 1, CLSEL_TILE_BYTES bytes (4 items) along
+ * dim 0; a work-group of CLSEL_TILE_GROUP work-items, an item each, takes one (the kernel requires that size). */
+#define CLSEL_TILE_ROWS 64
+#define CLSEL_TILE_BYTES 64
+#define CLSEL_TILE_GROUP (CLSEL_TILE_ROWS * CLSEL_TILE_BYTES / 16)
 
 /* How a kernel writes the output: ROWS, stride 1 along dim 0 (16-byte stores where an item lies in a row on a
  * boundary, which every item of a dense output does); STRIDED, element by element. */
@@ -55,7 +67,8 @@
  * to the offsets (the next dim's strides less this dim's times its size; carries_lo, carries_hi alike); each tensor's
  * element offset of the launch's element 0 from its origin (so that every offset a kernel forms is >= 0), the step from
  * one of a work-item's items to its next (the work-group's size times V elements) as an index along each dim and the
- * offsets it adds, the multiplier and shift that divide by each dim, and the element count. then_, else_ and out carry
+ * offsets it adds, the multiplier and shift that divide by each dim, the tiles along dims 0 and 1 with the multiplier
+ * and shift that divide by each (s0-s2 and s3-s5 of `tiles`, for kernels with TILED inputs) and the element count. then_, else_ and out carry
  * no `restrict`: the output may be then or else (in place). cond is never written, so it is `restrict`. */
 #define CLSEL_KERNEL_ARGS(ARG, LAST, T)                   \
     ARG(cond, global const uchar *restrict, cl_mem)       \
@@ -79,6 +92,7 @@
     ARG(step_off, int4, cl_int4)                          \
     ARG(div_mul, uint8, cl_uint8)                         \
     ARG(div_shift, uint8, cl_uint8)                       \
+    ARG(tiles, uint8, cl_uint8)                           \
     LAST(n, uint, cl_uint)
 
 #ifdef __OPENCL_C_VERSION__

@@ -131,14 +131,17 @@ CLSEL_API size_t clsel_cl_plan_kernels(const clsel_plan *plan, char *text, size_
 /* How clsel's OpenCL kernels read and write a tensor (clsel_cl_access.kind): UNIFORM, one element for the whole run,
  * read once per work-item; FIXED, one element per row (its stride along the innermost dim is 0); ROWS, advancing along
  * rows, read from aligned 16-byte windows (V bytes of cond) shifted into place; DENSE, contiguous over the run from a
- * 16-byte boundary, one 16-byte access per 16 bytes; STRIDED, element by element (a stepped, reversed or transposed
- * view, or a buffer whose alignment is not known). The output is DENSE, ROWS or STRIDED. */
+ * 16-byte boundary, one 16-byte access per 16 bytes; STRIDED, element by element (a stepped or reversed view, a
+ * transposed one with few rows, or a buffer whose alignment is not known); TILED, a transposed input (contiguous along
+ * the second innermost dim), read through tiles in local memory as 16-byte windows. The output is DENSE, ROWS or
+ * STRIDED. */
 typedef enum clsel_cl_kind {
     CLSEL_CL_UNIFORM = 0,
     CLSEL_CL_FIXED = 1,
     CLSEL_CL_ROWS = 2,
     CLSEL_CL_DENSE = 3,
-    CLSEL_CL_STRIDED = 4
+    CLSEL_CL_STRIDED = 4,
+    CLSEL_CL_TILED = 5
 } clsel_cl_kind;
 
 /* How clsel's OpenCL kernels move a plan's tensors (the kernels' path of clsel_cl_enqueue) over fresh buffers: GPUs

@@ -72,6 +72,9 @@
 #define CL_GROUP_ITEMS 256
 /* 16-byte items per work-item, by element width (1, 2, 4, 8 bytes): docs/tuning.md. */
 #define CL_ITEMS_BY_WIDTH {4, 4, 4, 4}
+/* Transposed inputs go through tiles in local memory (CLSEL_READ_TILED) where the launch has at least this many rows
+ * (its dim 1): fewer would leave most of a tile's CLSEL_TILE_ROWS rows idle. docs/tuning.md. */
+#define CL_TILE_MIN_ROWS 16
 
 /* ---- the runtime (host/runtime/; CLSEL_RUNTIME_MIN_DEVICE_BYTES is public, include/clsel.h) ---- */
 

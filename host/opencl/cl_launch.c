@@ -65,12 +65,14 @@ static int place_origin(const plan_iter *piece, int op, size_t size, const cl_te
 
 /* The piece's kernel variant and each tensor's origin. Each tensor is, as clsel_cl_kind names it: UNIFORM (one element
  * for the whole piece), FIXED (one element along dim 0), DENSE (advancing by one along it and contiguous over the piece
- * from a window boundary), ROWS (advancing by one, windows usable) or STRIDED (anything else). The kernel reads
- * UNIFORM and FIXED inputs as FIXED, DENSE and ROWS ones as ROWS with the dense bit, and writes the output as ROWS
- * (DENSE with its bit) or STRIDED. */
+ * from a window boundary), ROWS (advancing by one, windows usable), TILED (a transposed input: one along dim 1 and
+ * anything else along dim 0, windows usable, the piece with CL_TILE_MIN_ROWS rows or more, the output not STRIDED and
+ * no other input STRIDED) or STRIDED (anything else). The kernel reads UNIFORM and FIXED inputs as FIXED, DENSE and
+ * ROWS ones as ROWS with the dense bit (which a tiled launch leaves clear: its items are not the item index's), and
+ * writes the output as ROWS (DENSE with its bit) or STRIDED. */
 static const int read_of_kind[] = {[CLSEL_CL_UNIFORM] = CLSEL_READ_FIXED, [CLSEL_CL_FIXED] = CLSEL_READ_FIXED,
-                                   [CLSEL_CL_ROWS] = CLSEL_READ_ROWS, [CLSEL_CL_DENSE] = CLSEL_READ_ROWS,
-                                   [CLSEL_CL_STRIDED] = CLSEL_READ_STRIDED};
+                                   [CLSEL_CL_ROWS] = CLSEL_READ_ROWS,     [CLSEL_CL_DENSE] = CLSEL_READ_ROWS,
+                                   [CLSEL_CL_STRIDED] = CLSEL_READ_STRIDED, [CLSEL_CL_TILED] = CLSEL_READ_TILED};
 
 /* Whether input op is the output's own memory (a run in place): its windows may hold elements that other work-items
  * are writing, so it is read no wider than its elements unless it is dense (then every window is one item's). */
@@ -79,11 +81,48 @@ static int in_place(const cl_tensor t[PLAN_OPERANDS], int op)
     return op != PLAN_OUT && t[op].root && t[op].root == t[PLAN_OUT].root && t[op].root_offset == t[PLAN_OUT].root_offset;
 }
 
-static void piece_layout(const plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], piece_launch *launch)
+/* The dim along which a STRIDED input is contiguous, with CL_TILE_MIN_ROWS elements or more, other than dim 0: the dim
+ * its tiles would take as rows; 0 for none (or for an input read in place, whose windows others may be writing). */
+static int32_t tile_dim(const plan_iter *piece, const cl_tensor t[PLAN_OPERANDS], int op, int windows)
+{
+    if (!windows || in_place(t, op)) return 0;
+    for (int32_t d = 1; d < piece->rank; ++d)
+        if (piece->strides[op][d] == 1 && piece->dims[d] >= CL_TILE_MIN_ROWS) return d;
+    return 0;
+}
+
+/* Where every STRIDED input is contiguous along one dim d (other than 0) and the output is not STRIDED, the inputs go
+ * through tiles (TILED): d becomes dim 1, the tiles' rows (the dims' order is free: each element is written once
+ * whatever the order they are walked in). */
+static void use_tiles(plan_iter *piece, piece_launch *launch, const int32_t along[PLAN_OPERANDS])
+{
+    int32_t d = 0;
+    for (int op = 0; op < PLAN_OUT; ++op) {
+        if (launch->kind[op] != CLSEL_CL_STRIDED) continue;
+        if (!along[op] || (d && along[op] != d)) return;
+        d = along[op];
+    }
+    if (!d || launch->kind[PLAN_OUT] == CLSEL_CL_STRIDED) return;
+    for (int op = 0; op < PLAN_OUT; ++op)
+        if (launch->kind[op] == CLSEL_CL_STRIDED) launch->kind[op] = CLSEL_CL_TILED;
+    for (int op = 0; op < PLAN_OPERANDS; ++op) launch->layout &= ~CLSEL_DENSE_BIT(op);
+    if (d == 1) return;
+    const int64_t size = piece->dims[1];
+    piece->dims[1] = piece->dims[d], piece->dims[d] = size;
+    for (int op = 0; op < PLAN_OPERANDS; ++op) {
+        const int64_t stride = piece->strides[op][1];
+        piece->strides[op][1] = piece->strides[op][d], piece->strides[op][d] = stride;
+    }
+}
+
+/* The launch of a piece; the piece's dims may be put in another order for tiles. */
+static void piece_layout(plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS], int tiles_allowed,
+                         piece_launch *launch)
 {
     memset(launch, 0, sizeof *launch);
     launch->variant.width = w;
     launch->variant.rank = clsel_priv_cl_rank_class(piece->rank);
+    int32_t along[PLAN_OPERANDS];
     for (int op = 0; op < PLAN_OPERANDS; ++op) {
         const size_t size = op == PLAN_COND ? 1 : w;
         int shifted = 0, uniform = 1;
@@ -95,19 +134,27 @@ static void piece_layout(const plan_iter *piece, size_t w, const cl_tensor t[PLA
         if (kind == CLSEL_CL_ROWS && in_place(t, op)) kind = CLSEL_CL_STRIDED;
         if (op != PLAN_OUT && step == 0) kind = uniform ? CLSEL_CL_UNIFORM : CLSEL_CL_FIXED;
         launch->kind[op] = kind;
+        along[op] = tile_dim(piece, t, op, windows);
         if (kind == CLSEL_CL_DENSE) launch->layout |= CLSEL_DENSE_BIT(op);
         if (kind == CLSEL_CL_UNIFORM) launch->layout |= CLSEL_UNIFORM_BIT(op);
-        if (op == PLAN_OUT)
-            launch->variant.write = kind == CLSEL_CL_STRIDED ? CLSEL_WRITE_STRIDED : CLSEL_WRITE_ROWS;
-        else
-            launch->variant.read[op] = read_of_kind[kind];
     }
-    int all_dense = 1; /* every tensor the kernel reads or writes as ROWS is dense */
-    for (int op = 0; op < PLAN_OPERANDS; ++op) all_dense = all_dense && launch->kind[op] != CLSEL_CL_ROWS;
+    if (tiles_allowed) use_tiles(piece, launch, along);
+    for (int op = 0; op < PLAN_OUT; ++op) launch->variant.read[op] = read_of_kind[launch->kind[op]];
+    launch->variant.write = launch->kind[PLAN_OUT] == CLSEL_CL_STRIDED ? CLSEL_WRITE_STRIDED : CLSEL_WRITE_ROWS;
+    int all_dense = 1; /* every tensor the kernel reads or writes as ROWS is dense (never so in a tiled launch) */
+    for (int op = 0; op < PLAN_OPERANDS; ++op)
+        all_dense = all_dense && launch->kind[op] != CLSEL_CL_ROWS && launch->kind[op] != CLSEL_CL_TILED;
     launch->variant.dense = all_dense;
 }
 
-/* One launch over a piece: CLSEL_ITEMS 16-byte items of output per work-item. */
+static int launch_tiled(const piece_launch *how)
+{
+    for (int op = 0; op < PLAN_OUT; ++op)
+        if (how->kind[op] == CLSEL_CL_TILED) return 1;
+    return 0;
+}
+
+/* One launch over a piece: CLSEL_ITEMS 16-byte items of output per work-item, or a tile per work-group. */
 static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_command_queue queue,
                            const plan_iter *piece, const cl_tensor t[PLAN_OPERANDS], const piece_launch *how,
                            cl_uint num_wait, const cl_event *wait_list, cl_event *event)
@@ -131,7 +178,8 @@ static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_c
     memcpy(carries_hi.s, carries[4], sizeof carries_hi.s);
     const cl_int4 first = {{how->first[0], how->first[1], how->first[2], how->first[3]}};
     const cl_uint n = (cl_uint)piece->count, per_item = 16 / (cl_uint)how->variant.width;
-    const size_t items = (n + per_item - 1) / per_item, local = kp->work_group_size;
+    const size_t items = (n + per_item - 1) / per_item;
+    size_t local = kp->work_group_size;
     /* The step between a work-item's items, a work-group of items: its index along each dim the kernel walks (the
      * highest takes what is left) and the offsets it adds. */
     cl_uint8 step_at = {{0}};
@@ -145,7 +193,17 @@ static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_c
             step_off.s[op] += (cl_int)((int64_t)digit * strides[d][op]);
     }
     const size_t per_group = local * clsel_priv_cl_items(how->variant.width);
-    const size_t global = (items + per_group - 1) / per_group * local;
+    size_t global = (items + per_group - 1) / per_group * local;
+    cl_uint8 tiles = {{0}}; /* a tiled launch: a work-group per tile */
+    if (launch_tiled(how)) {
+        const uint64_t cols = CLSEL_TILE_BYTES / how->variant.width, along0 = (shape.s[0] + cols - 1) / cols,
+                       along1 = (shape.s[1] + CLSEL_TILE_ROWS - 1) / CLSEL_TILE_ROWS;
+        tiles.s[0] = (cl_uint)along0, tiles.s[3] = (cl_uint)along1;
+        divider(along0, &tiles.s[1], &tiles.s[2]);
+        divider(along1, &tiles.s[4], &tiles.s[5]);
+        local = CLSEL_TILE_GROUP;
+        global = (size_t)(along0 * along1 * ((uint64_t)n / ((uint64_t)shape.s[0] * shape.s[1]))) * local;
+    }
     const cl_uint4 windows = {{how->windows[0], how->windows[1], how->windows[2], 0}};
     const cl_uint4 tails = {{how->tails[0], how->tails[1], how->tails[2], 0}};
     const kernel_arg_values values = {
@@ -154,7 +212,7 @@ static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_c
         .out = &t[PLAN_OUT].mem, .out_origin = &how->origin[PLAN_OUT], .windows = &windows, .tails = &tails,
         .layout = &how->layout, .shape = &shape, .strides_lo = &strides_lo,
         .strides_hi = &strides_hi, .carries_lo = &carries_lo, .carries_hi = &carries_hi, .first = &first, .step_at = &step_at, .step_off = &step_off,
-        .div_mul = &mul, .div_shift = &shift, .n = &n};
+        .div_mul = &mul, .div_shift = &shift, .tiles = &tiles, .n = &n};
     clsel_mutex_lock(&kp->lock);
     cl_int err = clsel_priv_set_kernel_args(cl, kp->kernel, &values);
     if (err == CL_SUCCESS)
@@ -174,12 +232,13 @@ static clsel_status launch_kernels(clsel_cl_context *ctx, cl_command_queue queue
     const int64_t most = forced > 0 ? forced : CL_PIECE_MAX_ELEMENTS;
     plan_split pieces;
     clsel_priv_plan_split(&pieces, it, most, most);
+    const int tiles = ctx->max_work_group_size >= CLSEL_TILE_GROUP; /* a tile kernel needs that many work-items */
     plan_iter piece;
     piece_launch how;
     kernel_program *kp = NULL;
     for (int64_t k = 0; k < pieces.count; ++k) {
         clsel_priv_plan_split_box(&pieces, k, &piece);
-        piece_layout(&piece, w, tensors, &how);
+        piece_layout(&piece, w, tensors, tiles, &how);
         const clsel_status st = clsel_priv_cl_context_kernel(ctx, &how.variant, &kp);
         if (st != CLSEL_SUCCESS) return st;
     }
@@ -189,7 +248,7 @@ static clsel_status launch_kernels(clsel_cl_context *ctx, cl_command_queue queue
         if (last) cl->clReleaseEvent(last); /* only the final piece's event is kept */
         last = NULL;
         clsel_priv_plan_split_box(&pieces, k, &piece);
-        piece_layout(&piece, w, tensors, &how);
+        piece_layout(&piece, w, tensors, tiles, &how);
         clsel_priv_cl_context_kernel(ctx, &how.variant, &kp); /* built above */
         err = launch_piece(ctx, kp, queue, &piece, tensors, &how, num_wait, wait_list, event ? &last : NULL);
     }
@@ -230,7 +289,7 @@ static double rows_crossed(const plan_iter *it, int64_t v)
 /* The kinds' names (clsel_cl_kind). */
 static const char *const kind_names[] = {[CLSEL_CL_UNIFORM] = "uniform", [CLSEL_CL_FIXED] = "fixed along rows",
                                          [CLSEL_CL_ROWS] = "along rows", [CLSEL_CL_DENSE] = "dense",
-                                         [CLSEL_CL_STRIDED] = "strided"};
+                                         [CLSEL_CL_STRIDED] = "strided", [CLSEL_CL_TILED] = "transposed, in tiles"};
 
 /* Bytes per output element tensor op's accesses move, and the share in whole 16-byte (cond: V-byte) accesses, as the
  * kernel's paths read it: x of the items cross a row (two runs each), rows shorter than V go element by element. */
@@ -244,6 +303,7 @@ static void access_model(const plan_iter *piece, int op, int kind, size_t w, dou
     if (kind == CLSEL_CL_UNIFORM || kind == CLSEL_CL_FIXED) *bytes = short_rows ? size : size * (1 + x) / v;
     else if (kind == CLSEL_CL_DENSE) *wide = 1;
     else if (kind == CLSEL_CL_ROWS && !short_rows) *bytes = size * (aligned ? 1 : 2) * (1 + x), *wide = 1;
+    else if (kind == CLSEL_CL_TILED) *bytes = size * 2, *wide = 1; /* two windows per window it keeps */
     if (op == PLAN_OUT && kind == CLSEL_CL_ROWS) *wide = short_rows ? 0 : aligned ? 1 - x : 0;
 }
 
@@ -260,7 +320,7 @@ size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, cha
     for (int op = 0; op < PLAN_OPERANDS; ++op)
         tensors[op] = clsel_priv_cl_own_tensor(NULL, 0, (size_t)clsel_priv_plan_tensor_bytes(plan, op));
     piece_launch how;
-    piece_layout(&piece, w, tensors, &how);
+    piece_layout(&piece, w, tensors, 1, &how);
     clsel_cl_access a = {.rank = how.variant.rank, .rows_crossed = rows_crossed(&piece, 16 / (int64_t)w)};
     char buf[512];
     int used = snprintf(buf, sizeof buf, "%s: kernel %d dims, %lld launch%s, %.1f %% of the items across rows",
@@ -294,7 +354,7 @@ static int plan_variants(const clsel_plan *plan, kernel_variant *variants, int m
     piece_launch how;
     for (int64_t k = 0; k < pieces.count && count < most; ++k) {
         clsel_priv_plan_split_box(&pieces, k, &piece);
-        piece_layout(&piece, plan->elem_size, tensors, &how);
+        piece_layout(&piece, plan->elem_size, tensors, 1, &how);
         int seen = 0;
         for (int i = 0; i < count; ++i) seen = seen || memcmp(&variants[i], &how.variant, sizeof how.variant) == 0;
         if (!seen) variants[count++] = how.variant;

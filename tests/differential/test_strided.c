@@ -5,7 +5,7 @@
  * computes the dense result, and each path must write exactly the output's elements with it: guard bytes and gaps
  * unchanged, bit for bit.
  *
- *   test_strided [--path cpu|opencl|runtime] [--cases N] [--seed N] [--small-blocks] [any]
+ *   test_strided [--path cpu|opencl|runtime] [--cases N] [--seed N] [--small-blocks] [any] [transposed] [permuted]
  *
  * cpu: clsel_plan_run_cpu_options on 1-3 threads, in place (out == then's view) where then has the output's shape.
  * opencl: also clsel_cl_enqueue on buffers holding the whole allocations, element [0] at its byte offset.
@@ -39,14 +39,20 @@ typedef struct view {
     size_t bytes, zero;
 } view;
 
+/* How an input's axes lie: in any order with steps, padding, reversal and repeats (below); FORTRAN, in reverse order
+ * (a transposed view) with the same; PERMUTED, in any order, each contiguous within the next (a permuted dense tensor,
+ * element [0] still at any alignment). */
+enum { LAID_ANY, LAID_FORTRAN, LAID_PERMUTED };
+
 /* A random layout of `shape`: axes laid out in a random order, each axis `step` (1-3) elements apart times what lies
  * inside it, padded by 0-3 positions, reversed at random; an input's axis repeats one element (stride 0) now and then.
  * `dense`: row-major, at the allocation's first element past the guard. Stride of a size-1 axis: any value (never
  * used). */
-static void view_make(view *v, const clsel_shape *shape, size_t w, int input, int dense, int fortran, rng *r)
+static void view_make(view *v, const clsel_shape *shape, size_t w, int input, int dense, int laid, rng *r)
 {
     v->shape = *shape;
     v->w = w;
+    const int fortran = laid == LAID_FORTRAN, plain = dense || laid == LAID_PERMUTED;
     int32_t order[CLSEL_MAX_RANK]; /* memory order, outermost first */
     for (int32_t a = 0; a < shape->rank; ++a) order[a] = fortran ? shape->rank - 1 - a : a;
     for (int32_t a = shape->rank - 1; a > 0 && !dense && !fortran; --a) {
@@ -56,12 +62,12 @@ static void view_make(view *v, const clsel_shape *shape, size_t w, int input, in
     int64_t inside = 1, elements = 1, below = 0, above = 0;
     for (int32_t i = shape->rank - 1; i >= 0; --i) {
         const int32_t a = order[i];
-        int64_t step = dense ? 1 : 1 + (int64_t)rng_below(r, 3), pad = dense ? 0 : (int64_t)rng_below(r, 4);
+        int64_t step = plain ? 1 : 1 + (int64_t)rng_below(r, 3), pad = plain ? 0 : (int64_t)rng_below(r, 4);
         /* at most 8 positions of memory per element (and a few more), so that the simulators' runs stay small */
         if ((shape->dims[a] * step + pad) * inside > 8 * shape->dims[a] * elements + 64) step = 1, pad = 0;
         int64_t stride = step * inside;
-        if (!dense && rng_below(r, 4) == 0) stride = -stride;
-        if (!dense && input && rng_below(r, 8) == 0) stride = 0;
+        if (!plain && rng_below(r, 4) == 0) stride = -stride;
+        if (!plain && input && rng_below(r, 8) == 0) stride = 0;
         if (shape->dims[a] == 1 && !dense) stride = (int64_t)rng_below(r, 1000) - 500;
         v->strides[a] = stride;
         if (shape->dims[a] > 1) *(stride < 0 ? &below : &above) += stride * (shape->dims[a] - 1);
@@ -153,7 +159,7 @@ static void check_runtime(const clsel_plan *plan, view *v, const uint8_t *before
               (int)clsel_runtime_last_run_path(), text);
 }
 
-static int transposed_inputs; /* the inputs laid out in Fortran order (steps, padding, reversal still drawn) */
+static int inputs_laid = LAID_ANY; /* how the inputs' axes lie (the output's: any way) */
 
 static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r)
 {
@@ -164,9 +170,11 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r)
     clsel_strides strides = clsel_strides_default();
     for (int op = 0; op < 4; ++op) {
         /* A fifth of the tensors dense, left to the library's default; of the strided ones, a quarter row-major. */
-        const int fortran = op < 3 && transposed_inputs, given = fortran || rng_below(r, 5) != 0,
+        /* (beside permuted inputs, half the outputs dense: the OpenCL kernels' tiles want an output that is not) */
+        const int laid = op < 3 ? inputs_laid : LAID_ANY,
+                  given = laid != LAID_ANY || rng_below(r, inputs_laid == LAID_PERMUTED ? 2 : 5) != 0,
                   dense = !given || rng_below(r, 4) == 0;
-        view_make(&v[op], op == 3 ? &out_shape : &c->shape[op], widths[op], op < 3, dense, fortran, r);
+        view_make(&v[op], op == 3 ? &out_shape : &c->shape[op], widths[op], op < 3, dense, laid, r);
         if (op == 0) fill_cond(v[op].memory, v[op].bytes, r);
         else fill_values(v[op].memory, v[op].bytes / w, w, r);
         if (given) set_strides(&strides, op, &v[op]);
@@ -308,17 +316,57 @@ static oracle_case transposed_case(rng *r)
 static void test_transposed(void)
 {
     rng r = {seed + 1};
-    transposed_inputs = 1;
+    inputs_laid = LAID_FORTRAN;
     long run = 0;
     for (int64_t i = 0; i < case_count / 40 + 1; ++i) {
         const oracle_case c = transposed_case(&r);
         run += run_case(&c, all_dtypes[rng_below(&r, 13)], &r);
     }
-    transposed_inputs = 0;
+    inputs_laid = LAID_ANY;
     printf("%ld transposed cases, seed %llu\n", run, (unsigned long long)seed + 1);
 }
 
-static const test_case cases[] = {{"any", test_any}, {"transposed", test_transposed}};
+/* Permuted dense inputs (an NHWC tensor read as NCHW, a transpose) beside broadcast ones, rank 2-4, dims around the
+ * kernels' tiles (64 rows of 64 bytes: clsel_cl_kind TILED) and the launch's minimum rows for them, the output laid
+ * any way: where an input is contiguous along a dim other than the innermost, the OpenCL kernels read it through
+ * tiles in local memory. */
+static oracle_case permuted_case(rng *r)
+{
+    oracle_case c;
+    memset(&c, 0, sizeof c);
+    c.mode = CLSEL_BROADCAST_NUMPY;
+    c.cond_broadcast = CLSEL_COND_BIDIRECTIONAL;
+    const int rank = 2 + (int)rng_below(r, 3);
+    clsel_shape s = {rank, {0}};
+    static const int64_t sizes[] = {1, 2, 5, 15, 16, 17, 31, 63, 64, 65, 100, 130};
+    int64_t count = 1;
+    for (int a = 0; a < rank; ++a) {
+        s.dims[a] = sizes[rng_below(r, sizeof sizes / sizeof sizes[0])];
+        while (count * s.dims[a] > 60000) s.dims[a] /= 2;
+        count *= s.dims[a];
+    }
+    for (int op = 0; op < 3; ++op) {
+        c.shape[op] = s;
+        for (int a = 0; a < rank; ++a)
+            if (rng_below(r, 6) == 0) c.shape[op].dims[a] = 1; /* broadcast along it */
+    }
+    return c;
+}
+
+static void test_permuted(void)
+{
+    rng r = {seed + 2};
+    inputs_laid = LAID_PERMUTED;
+    long run = 0;
+    for (int64_t i = 0; i < case_count / 8 + 1; ++i) {
+        const oracle_case c = permuted_case(&r);
+        run += run_case(&c, all_dtypes[rng_below(&r, 13)], &r);
+    }
+    inputs_laid = LAID_ANY;
+    printf("%ld permuted cases, seed %llu\n", run, (unsigned long long)seed + 2);
+}
+
+static const test_case cases[] = {{"any", test_any}, {"transposed", test_transposed}, {"permuted", test_permuted}};
 
 static const check_flag flags[] = {
     {"--path", CHECK_FLAG_CHOICE, &chosen_path, "cpu|opencl|runtime",

@@ -1,5 +1,5 @@
 /* bench_json.h - clsel bench --json: the figures for scripts (bench/report.py,
- * bench/peers.py, bench/gpu_summary.py, tests/system/bench_check.py read them). */
+ * bench/peers.py, bench/gpu_bench.py, tests/system/bench_check.py read them). */
 #ifndef CLSEL_TOOLS_BENCH_JSON_H
 #define CLSEL_TOOLS_BENCH_JSON_H
 

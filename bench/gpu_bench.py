@@ -17,9 +17,14 @@ columns are empty and the percentages are of clsel's own copy (clEnqueueCopyBuff
 Writes one JSON record per pattern and a markdown table with the targets' summary.
 
   python bench/gpu_bench.py --after NAMED.json SWEEP.json VIEWS.json
-      [--before NAMED.json SWEEP.json ...] [--repeat N] --json OUT.json --markdown OUT.md
+      [--before NAMED.json SWEEP.json ...] [--repeat N] [--about TEXT]... --json OUT.json --markdown OUT.md
+
+--about adds a line about the run (the driver, the commits compared: ci/gpu.sh passes them) to
+both. bench/report.py renders the JSON of the runs kept in bench/results/ into
+docs/performance.md.
 """
 import argparse
+import datetime
 import json
 import math
 import os
@@ -207,8 +212,9 @@ def cell(value, form):
     return format(value, form) if value is not None else "-"
 
 
-def markdown(records, device, copy_kind):
+def markdown(records, device, copy_kind, about=()):
     rows = [f"Device: {device}. Percentages are of {copy_kind} on the same bytes; times are event-timed medians.",
+            *[f"{line}" for line in about],
             "", "| case | group | dtype | MB | clsel ms | % copy | before ms | before % | torch ms | torch % "
             "| vs torch |", "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in records:
@@ -225,6 +231,7 @@ def main(argv=None):
     parser.add_argument("--after", nargs="+", required=True, help="clsel bench --json files of the kernels measured")
     parser.add_argument("--before", nargs="*", default=[], help="the same of the previous commit's kernels")
     parser.add_argument("--repeat", type=int, default=20, help="timed runs per case for torch and the copy")
+    parser.add_argument("--about", action="append", default=[], help="a line about the run (driver, commits)")
     parser.add_argument("--json", required=True, help="one record per pattern")
     parser.add_argument("--markdown", required=True, help="the table")
     options = parser.parse_args(argv)
@@ -235,8 +242,9 @@ def main(argv=None):
         cuda = torch.cuda.is_available()
     except ImportError:
         torch, cuda = None, False
-    device = json.load(open(options.after[0]))
-    device = (device[0] if isinstance(device, list) else device).get("device", "?")
+    with open(options.after[0]) as f:
+        first = json.load(f)
+    device = (first[0] if isinstance(first, list) else first).get("device", "?")
     if cuda:
         device += f" / {torch.cuda.get_device_name(0)} (CUDA, torch {torch.__version__})"
     records = []
@@ -256,10 +264,12 @@ def main(argv=None):
         print(f"{name}: clsel {record['after_ms']:.4f} ms, torch {cell(where_ms, '.4f')} ms, "
               f"copy {cell(copy_ms, '.4f')} ms", file=sys.stderr)
     copy_kind = "a CUDA device-to-device copy" if cuda else "clsel's clEnqueueCopyBuffer (no CUDA device)"
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    about = [f"Run {date}."] + options.about
     with open(options.json, "w") as f:
-        json.dump({"device": device, "copy": copy_kind, "cases": records}, f, indent=1)
+        json.dump({"device": device, "copy": copy_kind, "date": date, "about": about, "cases": records}, f, indent=1)
     with open(options.markdown, "w") as f:
-        f.write(markdown(records, device, copy_kind))
+        f.write(markdown(records, device, copy_kind, about))
     return 0
 
 

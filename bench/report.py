@@ -16,7 +16,7 @@ one thread, ONNX Runtime and OpenVINO (every core) against the CPU path on every
 PyOpenCL against clsel on the same OpenCL device. Every figure is a median of timed
 runs; the targets (TARGET_* below: the share of the copy bandwidth each path must
 reach, and the host costs of a call) are checked on cases of >= 1M elements.
---gpu adds `clsel bench --device opencl --json` files from GPU machines as their own
+--gpu adds the GPU runs kept in bench/results/ (bench/gpu_bench.py's JSON) as their own
 section. --sweep adds the distribution over random patterns (bench/sweep_report.py),
 which is what the README's claims rest on.
 """
@@ -304,11 +304,19 @@ def first_call_section(runs):
 
 
 def gpu_section(paths):
-    parts = ["## GPU", ""]
-    for path in paths:
-        data = load(path)
-        for report in (data if isinstance(data, list) else [data]):
-            parts += [detail(report, f"clsel on {report['device']}"), ""]
+    """The GPU runs kept in bench/results/ (bench/gpu_bench.py's JSON: `ci/gpu.sh OUT --bench`), newest first."""
+    import gpu_bench
+
+    parts = ["## GPU", "",
+             "Runs of `ci/gpu.sh OUT --bench` on lent GPUs, each kept as its per-pattern JSON in bench/results/: "
+             "clsel's kernels (and the previous commit's) beside torch.where and a CUDA device copy on the same "
+             "tensors, all timed by the device's clock.", ""]
+    runs = [load(path) for path in paths]
+    for run in sorted(runs, key=lambda r: r.get("date", ""), reverse=True):
+        parts += [f"### {run['device']}", "", gpu_bench.markdown(run["cases"], run["device"], run["copy"],
+                                                                 run.get("about", [])), ""]
+    if not runs:
+        parts += ["No run of the present kernels on a GPU yet (docs/performance_analysis.md, \"The GPU kernels\").", ""]
     return "\n".join(parts)
 
 
@@ -413,8 +421,7 @@ def markdown(run, options):
         parts += [runtime_section(load(options.runtime)), ""]
     if options.first_call:
         parts += [first_call_section(load(options.first_call)), ""]
-    if options.gpu:
-        parts += [gpu_section(options.gpu), ""]
+    parts += [gpu_section(options.gpu or []), ""]
     return "\n".join(parts)
 
 
@@ -423,7 +430,7 @@ def main(argv=None):
     parser.add_argument("--clsel", required=True, help="clsel bench --device all --json output")
     parser.add_argument("--clsel-threads", help="clsel bench --device cpu --threads N --json output")
     parser.add_argument("--peers", help="bench/peers.py --json output")
-    parser.add_argument("--gpu", action="append", help="clsel bench --json files from GPU machines")
+    parser.add_argument("--gpu", action="append", help="bench/gpu_bench.py JSON of a GPU run (bench/results/)")
     parser.add_argument("--markdown", required=True, help="the report to write")
     parser.add_argument("--chart", help="the PNG chart to write beside it")
     parser.add_argument("--sweep", help="clsel bench --sweep N --json output")

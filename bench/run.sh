@@ -38,9 +38,11 @@ POCL_CACHE_DIR="$cache" "$build/bin/clsel" bench --sweep "$sweep" --seed "$seed"
 "$python" bench/peers.py --cases "$out/sweep.json" --peer numpy --repeat 3 --json "$out/sweep_peers.json"
 PYTHONPATH=python POCL_CACHE_DIR="$cache" "$python" bench/runtime.py "${size[@]}" --json "$out/runtime.json"
 bench/first_call.sh "$([ ${#size[@]} -gt 0 ] && echo 1 || echo 3)" "$out/first_call.json"
+gpu_runs=() # the GPU runs kept in the repository (ci/gpu.sh --bench; bench/results/README.md)
+for run in bench/results/*/bench.json; do [ -f "$run" ] && gpu_runs+=(--gpu "$run"); done
 "$python" bench/report.py --clsel "$out/clsel.json" --clsel-threads "$out/clsel_threads.json" \
     --peers "$out/peers.json" --markdown "$docs/performance.md" --chart "$docs/performance.png" \
     --sweep "$out/sweep.json" --sweep-peers "$out/sweep_peers.json" --sweep-chart "$docs/performance_sweep.png" \
-    --runtime "$out/runtime.json" --first-call "$out/first_call.json"
+    --runtime "$out/runtime.json" --first-call "$out/first_call.json" "${gpu_runs[@]}"
 PYTHONPATH=python:bench "$python" bench/strided.py "${strided_size[@]}" --markdown "$docs/performance.md"
 echo "bench/run.sh: wrote $docs/performance.md, $docs/performance.png and $docs/performance_sweep.png"

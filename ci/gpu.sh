@@ -185,7 +185,13 @@ if [ "$bench_only" = 1 ]; then
     ((${#before_json[@]})) && before_json=(--before "${before_json[@]}")
   fi
   note "a CUDA device copy and torch.where on the same tensors (bench/gpu_bench.py)"
+  # The device's two lines of devices.txt (its name; its OpenCL version and driver), and what was compared.
+  driver=$(awk -v p="$CLSEL_PLATFORM" -v d="$CLSEL_DEVICE_INDEX" '
+    /^platform [0-9]+:/ { q = $2; sub(":", "", q) }
+    q == p && $0 ~ ("device " d ": ") { getline; sub(/^ +/, ""); print; exit }' "$out/devices.txt")
   "$python" bench/gpu_bench.py --after "$out"/after/*.json "${before_json[@]}" --repeat "$([ "$quick" = 1 ] && echo 3 || echo 20)" \
+    --about "OpenCL: $name; $driver." \
+    --about "Kernels of $(git rev-parse --short HEAD 2>/dev/null || echo 'this tree')${before:+, before: those of $before}; ci/gpu.sh --bench --sweep $sweep --seed $seed." \
     --json "$out/bench.json" --markdown "$out/bench.md" 2>"$out/gpu_bench.err" ||
     { note "bench/gpu_bench.py failed: see $out/gpu_bench.err"; exit 1; }
   { echo "## Benchmark (ci/gpu.sh --bench --sweep $sweep --seed $seed${before:+ --before $before})"; echo

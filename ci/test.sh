@@ -34,6 +34,10 @@ if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
   export OCL_ICD_VENDORS="$PWD/build/icd/pocl"
 fi
 
+# Every build's tests share one PoCL kernel cache: each kernel variant is compiled once per run,
+# not once per build (tests/CMakeLists.txt).
+export CLSEL_POCL_CACHE="${CLSEL_POCL_CACHE:-$PWD/build/pocl-cache}"
+
 # The OpenVINO extension is built against the OpenVINO of build/venv (ctest label runtimes).
 openvino=()
 if [ -x build/venv/bin/python ] &&

@@ -282,7 +282,24 @@ typedef struct clsel_cond_input {
     uint windows, tail, dense, uniform;
     int stride;
     uint4 small;
+    uint flip; /* all ones where the kernel's then and else are the plan's else and then (CLSEL_SWAP_BIT), else 0 */
 } clsel_cond_input;
+
+/* Whether cond byte b takes the kernel's then_, and cond's mask from its words: flipped where then and else swapped. */
+CLSEL_INLINE int clsel_takes_then(const clsel_cond_input *in, uchar b)
+{
+    return (b != 0) != (in->flip != 0);
+}
+
+CLSEL_INLINE uint4 clsel_cond_mask_of(const clsel_cond_input *in, clsel_cond_words words)
+{
+    return clsel_mask(words) ^ (uint4)in->flip;
+}
+
+CLSEL_INLINE uint4 clsel_cond_splat(const clsel_cond_input *in, uchar b)
+{
+    return (uint4)(clsel_takes_then(in, b) ? 0xFFFFFFFFu : 0u);
+}
 
 /* The first `bytes` bytes (< size, the window's) of the window at p, in pieces that lie on their own size. */
 CLSEL_INLINE uint4 clsel_partial_window(global const uchar *p, uint bytes, uint size)
@@ -406,12 +423,12 @@ CLSEL_INLINE uint4 clsel_read(const clsel_input *in, int kind, int o, uint item)
 /* cond's mask of an item in one row, read as ROWS or STRIDED. */
 CLSEL_INLINE uint4 clsel_cond_mask(const clsel_cond_input *in, int kind, int o, uint item)
 {
-    if (kind == CLSEL_READ_STRIDED) return clsel_mask(clsel_cond_elements(in, o));
-    if (in->dense) return clsel_mask(((global const clsel_cond_words *)in->c)[item]);
+    if (kind == CLSEL_READ_STRIDED) return clsel_cond_mask_of(in, clsel_cond_elements(in, o));
+    if (in->dense) return clsel_cond_mask_of(in, ((global const clsel_cond_words *)in->c)[item]);
     const int w = o >> CLSEL_LOG2_V, shift = o & (CLSEL_V - 1);
     clsel_cond_words words = ((global const clsel_cond_words *)in->c)[w];
     if (shift) words = clsel_cond_funnel(words, clsel_cond_window(in, w + 1), (uint)shift);
-    return clsel_mask(words);
+    return clsel_cond_mask_of(in, words);
 }
 
 /* Items that span row ends go by rows only in kernels of more than one dim where no tensor is strided. */
@@ -439,12 +456,12 @@ CLSEL_INLINE uint4 clsel_run(const clsel_input *in, int kind, int o, int into)
 
 CLSEL_INLINE uint4 clsel_cond_run(const clsel_cond_input *in, int kind, int o, int into)
 {
-    if (kind == CLSEL_READ_FIXED) return (uint4)(in->c[o] ? 0xFFFFFFFFu : 0u);
+    if (kind == CLSEL_READ_FIXED) return clsel_cond_splat(in, in->c[o]);
     const int from = o >= 0 ? o : o + into, w = from >> CLSEL_LOG2_V, shift = from & (CLSEL_V - 1);
     clsel_cond_words words = clsel_cond_window(in, w);
     if (shift) words = clsel_cond_funnel(words, clsel_cond_window(in, w + 1), (uint)shift);
     if (o < 0) words = clsel_cond_funnel(words, words, (uint)(CLSEL_V - into));
-    return clsel_mask(words);
+    return clsel_cond_mask_of(in, words);
 }
 #endif
 
@@ -515,7 +532,7 @@ CLSEL_INLINE void clsel_item_elements(const clsel_tensors *t, const clsel_geomet
     uint4 v = (uint4)0;
     for (uint k = 0; k < CLSEL_V; ++k) {
         if (k >= count) break;
-        const uint c = t->cond.c[p.off.x] != 0;
+        const int c = clsel_takes_then(&t->cond, t->cond.c[p.off.x]);
         const clsel_elem x = c ? t->then_.x[p.off.y] : t->else_.x[p.off.z];
         if (whole_store) v = clsel_shift_in(v, x);
         else t->out.x[p.off.w] = x;
@@ -583,7 +600,7 @@ CLSEL_INLINE void clsel_item_in_row(const clsel_tensors *t, int4 o, uint item)
 {
     uint4 v;
     if (CLSEL_COND == CLSEL_READ_FIXED) {
-        const int c = t->cond.c[o.x] != 0;
+        const int c = clsel_takes_then(&t->cond, t->cond.c[o.x]);
         if (CLSEL_THEN == CLSEL_ELSE)
             v = clsel_read(c ? &t->then_ : &t->else_, CLSEL_THEN, c ? o.y : o.z, item);
         else
@@ -615,7 +632,7 @@ CLSEL_INLINE void clsel_items_in_rows(const clsel_tensors *t, const int4 off[CLS
     if (CLSEL_COND == CLSEL_READ_FIXED && !t->cond.uniform) {
         int c[CLSEL_K];
 #pragma unroll
-        for (uint k = 0; k < CLSEL_K; ++k) c[k] = t->cond.c[off[k].x] != 0;
+        for (uint k = 0; k < CLSEL_K; ++k) c[k] = clsel_takes_then(&t->cond, t->cond.c[off[k].x]);
 #pragma unroll
         for (uint k = 0; k < CLSEL_K; ++k) {
             const uint item = item0 + k * lanes;
@@ -631,7 +648,7 @@ CLSEL_INLINE void clsel_items_in_rows(const clsel_tensors *t, const int4 off[CLS
     }
     uint4 all = (uint4)0xFFFFFFFFu, any = (uint4)0;
     if (CLSEL_COND == CLSEL_READ_FIXED) { /* uniform */
-        all = any = (uint4)(t->cond.c[off[0].x] ? 0xFFFFFFFFu : 0u);
+        all = any = clsel_cond_splat(&t->cond, t->cond.c[off[0].x]);
 #pragma unroll
         for (uint k = 0; k < CLSEL_K; ++k) m[k] = all;
     } else {
@@ -778,9 +795,9 @@ CLSEL_INLINE uint4 clsel_tile_read(const clsel_input *in, int kind, local const 
 CLSEL_INLINE uint4 clsel_tile_cond_mask(const clsel_cond_input *in, local const clsel_cond_column *tile, int o, uint c,
                                         uint r)
 {
-    if (CLSEL_COND == CLSEL_READ_FIXED) return (uint4)(in->c[o] ? 0xFFFFFFFFu : 0u);
+    if (CLSEL_COND == CLSEL_READ_FIXED) return clsel_cond_splat(in, in->c[o]);
     if (CLSEL_COND != CLSEL_READ_TILED) return clsel_cond_mask(in, CLSEL_COND, o, 0);
-    return clsel_mask(clsel_cond_gather((local const uchar *)&tile[c].w[0] + r, (uint)sizeof(clsel_cond_column)));
+    return clsel_cond_mask_of(in, clsel_cond_gather((local const uchar *)&tile[c].w[0] + r, (uint)sizeof(clsel_cond_column)));
 }
 
 /* The item at offsets o, column c and row r of the tile, its first `count` elements in the launch. */
@@ -798,7 +815,7 @@ CLSEL_INLINE void clsel_tile_item(const clsel_tensors *t, const clsel_tile_local
     for (uint k = 0; k < count; ++k) { /* the end of a row */
         const uchar b = CLSEL_COND == CLSEL_READ_TILED ? clsel_cond_tile_at(l->cond, c + k, r)
                                                         : t->cond.c[o.x + (int)k * t->cond.stride];
-        t->out.x[o.w + (int)k * t->out.stride] = b ? clsel_tile_element(&t->then_, CLSEL_THEN, l->then_, o.y, c, r, k)
+        t->out.x[o.w + (int)k * t->out.stride] = clsel_takes_then(&t->cond, b) ? clsel_tile_element(&t->then_, CLSEL_THEN, l->then_, o.y, c, r, k)
                                                    : clsel_tile_element(&t->else_, CLSEL_ELSE, l->else_, o.z, c, r, k);
     }
 }
@@ -873,7 +890,7 @@ CLSEL_KERNEL_ATTRIBUTES kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
 #endif
     clsel_tensors t = {
         {cond + cond_origin, windows.x, tails.x, clsel_dense(CLSEL_COND, tensor_layout & CLSEL_DENSE_BIT(0)),
-         tensor_layout & CLSEL_UNIFORM_BIT(0), g->st0.x, (uint4)0},
+         tensor_layout & CLSEL_UNIFORM_BIT(0), g->st0.x, (uint4)0, tensor_layout & CLSEL_SWAP_BIT ? 0xFFFFFFFFu : 0u},
         {then_ + then_origin, windows.y, tails.y, clsel_dense(CLSEL_THEN, tensor_layout & CLSEL_DENSE_BIT(1)),
          tensor_layout & CLSEL_UNIFORM_BIT(1), g->st0.y, (uint4)0},
         {else_ + else_origin, windows.z, tails.z, clsel_dense(CLSEL_ELSE, tensor_layout & CLSEL_DENSE_BIT(2)),

@@ -48,10 +48,14 @@
 #define CLSEL_WRITE_STRIDED 1
 #define CLSEL_WRITES 2
 
-/* The bits of the `layout` argument: which tensors are dense (cond, then, else, out: CLSEL_DENSE_BIT(0..3)) and which
- * inputs are one element for the whole launch (cond, then, else: CLSEL_UNIFORM_BIT(0..2), read once per work-item). */
+/* The bits of the `layout` argument: which tensors are dense (cond, then, else, out: CLSEL_DENSE_BIT(0..3)), which
+ * inputs are one element for the whole launch (cond, then, else: CLSEL_UNIFORM_BIT(0..2), read once per work-item) and
+ * whether the kernel's then and else are the plan's else and then (CLSEL_SWAP_BIT: the kernel takes its `then_` where
+ * cond is zero). The host swaps them where then's read kind is the higher, so that one kernel serves a pattern and its
+ * mirror: a kernel's then reads as CLSEL_THEN <= CLSEL_ELSE. */
 #define CLSEL_DENSE_BIT(op) (1u << (op))
 #define CLSEL_UNIFORM_BIT(op) (1u << (4 + (op)))
+#define CLSEL_SWAP_BIT (1u << 8)
 
 /* Kernel names: clsel_w<element bytes>_r<rank class>_<cond><then><else>_<out><dense>, each kind a digit. */
 #define CLSEL_KERNEL_NAME_FORMAT "clsel_w%d_r%d_%d%d%d_%d%d"

@@ -31,6 +31,7 @@ typedef struct piece_launch {
     cl_uint windows[PLAN_OPERANDS]; /* whole windows from the origin to the buffer's end */
     cl_uint tails[PLAN_OPERANDS];   /* and the bytes after them */
     cl_int first[PLAN_OPERANDS];    /* the piece's element 0 from the origin */
+    int swap;                       /* the kernel's then and else are else and then (CLSEL_SWAP_BIT) */
 } piece_launch;
 
 /* Where tensor op's origin lies and whether its windows may be read: its lowest touched element, moved down to a
@@ -140,6 +141,12 @@ static void piece_layout(plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPER
     }
     if (tiles_allowed) use_tiles(piece, launch, along);
     for (int op = 0; op < PLAN_OUT; ++op) launch->variant.read[op] = read_of_kind[launch->kind[op]];
+    /* One kernel for a pattern and its mirror: the kernel's then reads as its else or lower. */
+    launch->swap = launch->variant.read[PLAN_THEN] > launch->variant.read[PLAN_ELSE];
+    if (launch->swap) {
+        const int read = launch->variant.read[PLAN_THEN];
+        launch->variant.read[PLAN_THEN] = launch->variant.read[PLAN_ELSE], launch->variant.read[PLAN_ELSE] = read;
+    }
     launch->variant.write = launch->kind[PLAN_OUT] == CLSEL_CL_STRIDED ? CLSEL_WRITE_STRIDED : CLSEL_WRITE_ROWS;
     int all_dense = 1; /* every tensor the kernel reads or writes as ROWS is dense (never so in a tiled launch) */
     for (int op = 0; op < PLAN_OPERANDS; ++op)
@@ -154,19 +161,34 @@ static int launch_tiled(const piece_launch *how)
     return 0;
 }
 
-/* One launch over a piece: CLSEL_ITEMS 16-byte items of output per work-item, or a tile per work-group. */
+/* The kernel's layout argument: the launch's bits, then's and else's trading places where the kernel swaps them. */
+static cl_uint kernel_layout(const piece_launch *how, const int from[PLAN_OPERANDS])
+{
+    cl_uint layout = how->swap ? CLSEL_SWAP_BIT : 0;
+    for (int op = 0; op < PLAN_OPERANDS; ++op) {
+        if (how->layout & CLSEL_DENSE_BIT(from[op])) layout |= CLSEL_DENSE_BIT(op);
+        if (op < PLAN_OUT && (how->layout & CLSEL_UNIFORM_BIT(from[op]))) layout |= CLSEL_UNIFORM_BIT(op);
+    }
+    return layout;
+}
+
+/* One launch over a piece: CLSEL_ITEMS 16-byte items of output per work-item, or a tile per work-group. The kernel's
+ * tensor op is the plan's from[op] (then and else trade places where the launch swaps them). */
 static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_command_queue queue,
                            const plan_iter *piece, const cl_tensor t[PLAN_OPERANDS], const piece_launch *how,
                            cl_uint num_wait, const cl_event *wait_list, cl_event *event)
 {
     const clsel_cl_api *cl = ctx->cl;
+    const int from[PLAN_OPERANDS] = {PLAN_COND, how->swap ? PLAN_ELSE : PLAN_THEN, how->swap ? PLAN_THEN : PLAN_ELSE,
+                                     PLAN_OUT};
     cl_uint8 shape, mul, shift;
     cl_int strides[8][PLAN_OPERANDS], carries[8][PLAN_OPERANDS] = {{0}}; /* per dim, per tensor */
     for (int d = 0; d < 8; ++d) {
         const uint64_t extent = d < piece->rank ? (uint64_t)piece->dims[d] : 1;
         shape.s[d] = (cl_uint)extent;
         divider(extent, &mul.s[d], &shift.s[d]);
-        for (int op = 0; op < PLAN_OPERANDS; ++op) strides[d][op] = d < piece->rank ? (cl_int)piece->strides[op][d] : 0;
+        for (int op = 0; op < PLAN_OPERANDS; ++op)
+            strides[d][op] = d < piece->rank ? (cl_int)piece->strides[from[op]][d] : 0;
     }
     for (int d = 0; d + 1 < 8; ++d)
         for (int op = 0; op < PLAN_OPERANDS; ++op)
@@ -176,7 +198,7 @@ static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_c
     memcpy(strides_hi.s, strides[4], sizeof strides_hi.s);
     memcpy(carries_lo.s, carries[0], sizeof carries_lo.s);
     memcpy(carries_hi.s, carries[4], sizeof carries_hi.s);
-    const cl_int4 first = {{how->first[0], how->first[1], how->first[2], how->first[3]}};
+    const cl_int4 first = {{how->first[from[0]], how->first[from[1]], how->first[from[2]], how->first[from[3]]}};
     const cl_uint n = (cl_uint)piece->count, per_item = 16 / (cl_uint)how->variant.width;
     const size_t items = (n + per_item - 1) / per_item;
     size_t local = kp->work_group_size;
@@ -204,13 +226,14 @@ static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_c
         local = CLSEL_TILE_GROUP;
         global = (size_t)(along0 * along1 * ((uint64_t)n / ((uint64_t)shape.s[0] * shape.s[1]))) * local;
     }
-    const cl_uint4 windows = {{how->windows[0], how->windows[1], how->windows[2], 0}};
-    const cl_uint4 tails = {{how->tails[0], how->tails[1], how->tails[2], 0}};
+    const cl_uint4 windows = {{how->windows[from[0]], how->windows[from[1]], how->windows[from[2]], 0}};
+    const cl_uint4 tails = {{how->tails[from[0]], how->tails[from[1]], how->tails[from[2]], 0}};
+    const cl_uint layout = kernel_layout(how, from);
     const kernel_arg_values values = {
-        .cond = &t[PLAN_COND].mem, .cond_origin = &how->origin[PLAN_COND], .then_ = &t[PLAN_THEN].mem,
-        .then_origin = &how->origin[PLAN_THEN], .else_ = &t[PLAN_ELSE].mem, .else_origin = &how->origin[PLAN_ELSE],
+        .cond = &t[PLAN_COND].mem, .cond_origin = &how->origin[PLAN_COND], .then_ = &t[from[1]].mem,
+        .then_origin = &how->origin[from[1]], .else_ = &t[from[2]].mem, .else_origin = &how->origin[from[2]],
         .out = &t[PLAN_OUT].mem, .out_origin = &how->origin[PLAN_OUT], .windows = &windows, .tails = &tails,
-        .layout = &how->layout, .shape = &shape, .strides_lo = &strides_lo,
+        .layout = &layout, .shape = &shape, .strides_lo = &strides_lo,
         .strides_hi = &strides_hi, .carries_lo = &carries_lo, .carries_hi = &carries_hi, .first = &first, .step_at = &step_at, .step_off = &step_off,
         .div_mul = &mul, .div_shift = &shift, .tiles = &tiles, .n = &n};
     clsel_mutex_lock(&kp->lock);

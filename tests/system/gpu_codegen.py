@@ -297,15 +297,28 @@ def wants(counts, reads, v):
     return lacks
 
 
-def plan_layout(access):
-    """The `layout` argument (cl/select_contract.h: CLSEL_DENSE_BIT, CLSEL_UNIFORM_BIT) that the host passes
-    for a plan, from how --plan says each tensor is read ("cond dense", "then uniform", ...)."""
-    layout = 0
-    for op, tensor in enumerate(("cond", "then", "else", "out")):
-        kind = re.search(rf"; {tensor} ([a-z ]+),", access)
-        if kind and kind.group(1) == "dense":
+# How --plan names each way of reading a tensor (clsel_cl_kind), and the kernel's read kind for it.
+READ_OF_KIND = {"uniform": 0, "fixed along rows": 0, "along rows": 1, "dense": 1, "strided": 2,
+                "transposed, in tiles": 3}
+
+
+def plan_layout(access, name):
+    """The `layout` argument (cl/select_contract.h: CLSEL_DENSE_BIT, CLSEL_UNIFORM_BIT, CLSEL_SWAP_BIT) that
+    the host passes to kernel `name` for a plan, from how --plan says each tensor is read ("cond dense",
+    "then uniform", ...): then and else trade places where the kernel's name has them the other way round."""
+    kinds = []
+    for tensor in ("cond", "then", "else", "out"):
+        found = re.search(rf"; {tensor} ([a-z ,]+?), [0-9]+ % in", access)
+        kinds.append(found.group(1) if found else "")
+    digits = re.search(r"_(\d)(\d)(\d)_\d\d$", name).groups()
+    swap = READ_OF_KIND.get(kinds[1]) != int(digits[1])
+    if swap:
+        kinds[1], kinds[2] = kinds[2], kinds[1]
+    layout = 0x100 if swap else 0
+    for op, kind in enumerate(kinds):
+        if kind == "dense":
             layout |= 1 << op
-        if kind and kind.group(1) == "uniform":
+        if kind == "uniform":
             layout |= 1 << (4 + op)
     return layout
 
@@ -314,13 +327,12 @@ def plan_kernels(tool, dtype, cond, then, else_, extra):
     """(name, options, layout, % of the items across rows) of each kernel `clsel kernels --plan` says the plan launches."""
     out = run([tool, "kernels", "--plan", dtype, cond, then, else_, *extra]).stdout
     access = out.splitlines()[0]
-    layout = plan_layout(access)
     across = re.search(r"([0-9.]+) % of the items across rows", access)
     kernels = []
     for line in out.splitlines():
         if line.startswith("kernel "):
             name, options = line[len("kernel "):].split(" ", 1)
-            kernels.append((name, options.split(), layout, float(across.group(1)) if across else 0.0))
+            kernels.append((name, options.split(), plan_layout(access, name), float(across.group(1)) if across else 0.0))
     return kernels
 
 
@@ -369,14 +381,14 @@ def main():
             whole[name] = (verbose, sass)
         verbose, sass = whole[name]
         main = options + ["-DCLSEL_CODEGEN_MAIN_PATH", f"-DCLSEL_CODEGEN_LAYOUT={layout:#x}"]
-        base = f"{base}_main_{layout:02x}"
+        base = f"{base}_main_{layout:03x}"
         main_ptx, main_verbose, main_sass, _ = compile_nvidia(clang, libclc, ptxas, cuobjdump, env, source, main, base)
         amd = base + ".s"
         run([clang, "-x", "cl", "-cl-std=CL1.2", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib",
              "-O3", "-Wno-linker-warnings", "-Xclang", "-mlink-bitcode-file", "-Xclang",
              os.path.join(libclc, "amdgcn--amdhsa.bc"), *main, "-S", "-o", amd, source])
         registers = dict(re.findall(r"Compiling entry function '(\w+)'.*?Used (\d+) registers", verbose, re.S))
-        name = f"{name} (layout {layout:#04x})"
+        name = f"{name} (layout {layout:#05x})"
         counts = {"ptx": ptx_accesses(main_ptx), "sass": sass_accesses(main_sass),
                   "amd": amd_accesses(open(amd).read())}
         intel = {}

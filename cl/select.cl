@@ -40,10 +40,11 @@ typedef uint2 clsel_cond_words;
 #define CLSEL_SPLAT(x) ((uint4)((uint)(x) * 0x00010001u))
 CLSEL_INLINE uint4 clsel_mask(uint2 c)
 {
-    /* By words as well: a compare of the bytes made NVPTX read cond's 8 bytes as two 4-byte loads. */
-    const uint2 n = (CLSEL_NONZERO(c) >> 7) & 0x01010101u; /* bit 0 of each byte: byte != 0 */
-    const uint4 lanes = (uint4)(n.x, n.x >> 16, n.y, n.y >> 16);
-    return ((lanes & 1u) | ((lanes << 8) & 0x10000u)) * 0xFFFFu;
+    /* By 2-byte lanes: a compare of 8 bytes made NVPTX read cond's 8 bytes as two 4-byte loads (it has no 8 x 1-byte
+     * load), 4 x 2 bytes it reads as one. */
+    const ushort4 u = as_ushort4(c);
+    const short4 low = (u & (ushort)0xFF) != (ushort4)0, high = (u >> (ushort)8) != (ushort4)0;
+    return as_uint4((short8)(low.s0, high.s0, low.s1, high.s1, low.s2, high.s2, low.s3, high.s3));
 }
 #elif CLSEL_WIDTH == 4
 typedef uint clsel_elem;
@@ -267,21 +268,22 @@ CLSEL_INLINE int clsel_in_row(const clsel_place *p, const clsel_geometry *g)
 
 /* ---- inputs -------------------------------------------------------------------------------------------------------
  * An input as the kernel reads it: its elements from its origin; the whole windows from there to its buffer's end
- * and the bytes of the partial one after them (a window that would pass the buffer's end is read in aligned pieces
- * of 8, 4, 2 and 1 bytes, and one past that not at all); its stride along dim 0 (STRIDED); whether it is dense (read
- * by item index) or one element for the whole launch (read once per work-item). */
+ * and the bytes of the partial one after them (a window that would pass the buffer's end is read in pieces, and one
+ * past that not at all); its stride along dim 0 (STRIDED); whether it is dense (read by item index) or one element for
+ * the whole launch (read once per work-item). A short input (CLSEL_SHORT_BIT), whose partial window most items read,
+ * has it read once per work-item (`end`). */
 typedef struct clsel_input {
     global const clsel_elem *x;
     uint windows, tail, dense, uniform;
     int stride;
-    uint4 small; /* a tensor all in its partial window (no whole one): that window, read once per work-item */
+    uint4 end;
 } clsel_input;
 
 typedef struct clsel_cond_input {
     global const uchar *c;
     uint windows, tail, dense, uniform;
     int stride;
-    uint4 small;
+    uint4 end;
     uint flip; /* all ones where the kernel's then and else are the plan's else and then (CLSEL_SWAP_BIT), else 0 */
 } clsel_cond_input;
 
@@ -341,7 +343,7 @@ CLSEL_INLINE uint4 clsel_window(const clsel_input *in, int w)
 #endif
     if ((uint)w < in->windows) return ((global const uint4 *)in->x)[w];
     if ((uint)w != in->windows) return (uint4)0;
-    if (in->windows == 0) return in->small;
+    if (in->windows <= CLSEL_SHORT_WINDOWS) return in->end;
     return clsel_end_window((global const uchar *)(in->x + ((size_t)w << CLSEL_LOG2_V)), in->tail);
 }
 
@@ -365,7 +367,7 @@ CLSEL_INLINE clsel_cond_words clsel_cond_window(const clsel_cond_input *in, int 
 #endif
     if ((uint)w < in->windows) return ((global const clsel_cond_words *)in->c)[w];
     if ((uint)w != in->windows) return (clsel_cond_words)0;
-    if (in->windows == 0) return clsel_cond_words_of(in->small);
+    if (in->windows <= CLSEL_SHORT_WINDOWS) return clsel_cond_words_of(in->end);
     return clsel_cond_words_of(clsel_end_window(in->c + ((size_t)w << CLSEL_LOG2_V), in->tail));
 }
 
@@ -847,12 +849,6 @@ CLSEL_INLINE void clsel_tiles(const clsel_tensors *t, const clsel_geometry *g, c
 #endif
 
 /* ---- the kernel -------------------------------------------------------------------------------------------------- */
-/* Whether an input read as `kind` has no whole window, so that its partial one is read once per work-item. */
-CLSEL_INLINE int clsel_is_small(int kind, uint windows)
-{
-    if ((kind != CLSEL_READ_ROWS && kind != CLSEL_READ_TILED) || windows) return 0;
-    return !CLSEL_DENSE;
-}
 
 CLSEL_KERNEL_ATTRIBUTES kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
 {
@@ -898,12 +894,17 @@ CLSEL_KERNEL_ATTRIBUTES kernel void CLSEL_KERNEL_NAME(CLSEL_PARAMS(clsel_elem))
         {out + out_origin, clsel_dense(CLSEL_OUT == CLSEL_WRITE_ROWS ? CLSEL_READ_ROWS : CLSEL_READ_STRIDED,
                                        tensor_layout & CLSEL_DENSE_BIT(3)),
          g->st0.w}};
-    if (clsel_is_small(CLSEL_COND, t.cond.windows))
-        t.cond.small = clsel_partial_window(t.cond.c, t.cond.tail, CLSEL_V);
-    if (clsel_is_small(CLSEL_THEN, t.then_.windows))
-        t.then_.small = clsel_partial_window((global const uchar *)t.then_.x, t.then_.tail, 16);
-    if (clsel_is_small(CLSEL_ELSE, t.else_.windows))
-        t.else_.small = clsel_partial_window((global const uchar *)t.else_.x, t.else_.tail, 16);
+    /* A dense kernel reads its tensors by item index and its last items element by element, never a partial window. */
+    if (!CLSEL_DENSE && (tensor_layout & CLSEL_SHORT_BITS)) {
+        if (tensor_layout & CLSEL_SHORT_BIT(0))
+            t.cond.end = clsel_partial_window(t.cond.c + ((size_t)t.cond.windows << CLSEL_LOG2_V), t.cond.tail, CLSEL_V);
+        if (tensor_layout & CLSEL_SHORT_BIT(1))
+            t.then_.end = clsel_partial_window(
+                (global const uchar *)(t.then_.x + ((size_t)t.then_.windows << CLSEL_LOG2_V)), t.then_.tail, 16);
+        if (tensor_layout & CLSEL_SHORT_BIT(2))
+            t.else_.end = clsel_partial_window(
+                (global const uchar *)(t.else_.x + ((size_t)t.else_.windows << CLSEL_LOG2_V)), t.else_.tail, 16);
+    }
 #if CLSEL_TILES
     const clsel_tile_locals locals = {cond_tile, then_tile, else_tile};
     clsel_tiles(&t, g, &locals, first, tiles);

@@ -56,6 +56,12 @@
 #define CLSEL_DENSE_BIT(op) (1u << (op))
 #define CLSEL_UNIFORM_BIT(op) (1u << (4 + (op)))
 #define CLSEL_SWAP_BIT (1u << 8)
+/* And which inputs read from windows are short: CLSEL_SHORT_WINDOWS whole windows or fewer from their origin, and a
+ * partial one after them (a tiny row repeated over the launch, say), which most items read: the kernel reads that
+ * one once per work-item (CLSEL_SHORT_BIT(0..2); CLSEL_SHORT_BITS, any of them). */
+#define CLSEL_SHORT_WINDOWS 4
+#define CLSEL_SHORT_BIT(op) (1u << (12 + (op)))
+#define CLSEL_SHORT_BITS (7u << 12)
 
 /* Kernel names: clsel_w<element bytes>_r<rank class>_<cond><then><else>_<out><dense>, each kind a digit. */
 #define CLSEL_KERNEL_NAME_FORMAT "clsel_w%d_r%d_%d%d%d_%d%d"

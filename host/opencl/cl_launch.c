@@ -139,6 +139,10 @@ static void piece_layout(plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPER
         if (kind == CLSEL_CL_DENSE) launch->layout |= CLSEL_DENSE_BIT(op);
         if (kind == CLSEL_CL_UNIFORM) launch->layout |= CLSEL_UNIFORM_BIT(op);
     }
+    for (int op = 0; op < PLAN_OUT; ++op) /* (ROWS or TILED: those read from windows) */
+        if ((launch->kind[op] == CLSEL_CL_ROWS || launch->kind[op] == CLSEL_CL_TILED) &&
+            launch->windows[op] <= CLSEL_SHORT_WINDOWS && launch->tails[op] > 0)
+            launch->layout |= CLSEL_SHORT_BIT(op);
     if (tiles_allowed) use_tiles(piece, launch, along);
     for (int op = 0; op < PLAN_OUT; ++op) launch->variant.read[op] = read_of_kind[launch->kind[op]];
     /* One kernel for a pattern and its mirror: the kernel's then reads as its else or lower. */
@@ -168,6 +172,7 @@ static cl_uint kernel_layout(const piece_launch *how, const int from[PLAN_OPERAN
     for (int op = 0; op < PLAN_OPERANDS; ++op) {
         if (how->layout & CLSEL_DENSE_BIT(from[op])) layout |= CLSEL_DENSE_BIT(op);
         if (op < PLAN_OUT && (how->layout & CLSEL_UNIFORM_BIT(from[op]))) layout |= CLSEL_UNIFORM_BIT(op);
+        if (op < PLAN_OUT && (how->layout & CLSEL_SHORT_BIT(from[op]))) layout |= CLSEL_SHORT_BIT(op);
     }
     return layout;
 }

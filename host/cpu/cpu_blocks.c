@@ -44,7 +44,7 @@ static double gather_cost(const cpu_blocks *b, int op)
         if (b->it->strides[op][d] != (copies ? run : 0)) break;
         run *= extent;
     }
-    const double w = op == PLAN_COND ? 1.0 : (double)b->w;
+    const double w = (double)clsel_priv_operand_width(op, b->w);
     return (double)b->elements / (double)run + (double)b->elements * w / CPU_GATHER_MOVE_BYTES;
 }
 
@@ -56,22 +56,14 @@ static void order_levels(cpu_blocks *b)
         if (b->access[op] == CPU_ACCESS_PATTERN) cost[op] = gather_cost(b, op);
     int32_t best = 0;
     double best_saved = 0;
-    for (int32_t l = 0; l < b->levels; ++l) {
+    for (int32_t l = 0; l < b->order.rank; ++l) {
         double saved = 0;
         for (int op = 0; op < 3; ++op)
-            if (cost[op] > 0 && b->step[op][l] == 0) saved += cost[op] * (1.0 - 1.0 / (double)b->extent[l]);
+            if (cost[op] > 0 && b->order.strides[op][l] == 0) saved += cost[op] * (1.0 - 1.0 / (double)b->order.dims[l]);
         if (saved > best_saved * CPU_ORDER_MARGIN) best = l, best_saved = saved;
     }
     if (best == 0) return;
-    const int64_t extent = b->extent[best];
-    int64_t step[PLAN_OPERANDS];
-    for (int t = 0; t < PLAN_OPERANDS; ++t) step[t] = b->step[t][best];
-    for (int32_t l = best; l > 0; --l) {
-        b->extent[l] = b->extent[l - 1];
-        for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][l] = b->step[t][l - 1];
-    }
-    b->extent[0] = extent;
-    for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][0] = step[t];
+    clsel_priv_plan_iter_move_dim(&b->order, best, 0);
     if (b->chunk_level >= 0) b->chunk_level = b->chunk_level == best ? 0 : b->chunk_level + (b->chunk_level < best);
 }
 
@@ -100,22 +92,12 @@ void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, i
         b->split = b->inner == most_inner ? 1 : target / b->inner_elements; /* the output is not dense across */
         if (b->split < 1) b->split = 1;
         if (b->split > extent) b->split = extent;
-        const int64_t chunks = (extent + b->split - 1) / b->split;
-        b->last_split = extent - (chunks - 1) * b->split;
-        if (chunks > 1) { /* a dim split into one block is no level of the walk */
-            b->chunk_level = 0;
-            b->extent[0] = chunks;
-            for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][0] = b->split * b->it->strides[t][b->inner];
-            b->levels = 1;
-        }
-        for (int32_t d = b->inner + 1; d < b->it->rank; ++d, ++b->levels) {
-            b->extent[b->levels] = b->it->dims[d];
-            for (int t = 0; t < PLAN_OPERANDS; ++t) b->step[t][b->levels] = b->it->strides[t][d];
-        }
+        b->last_split = extent - (extent - 1) / b->split * b->split;
     }
+    /* a dim split into one block is no level of the walk */
+    if (clsel_priv_plan_iter_blocks(b->it, b->inner, b->split, &b->order)) b->chunk_level = 0;
     b->elements = b->inner_elements * b->split;
-    b->count = it->count > 0;
-    for (int32_t l = 0; l < b->levels; ++l) b->count *= b->extent[l];
+    b->count = b->order.count;
     for (int t = 0; t < PLAN_OPERANDS; ++t) b->access[t] = block_access(b, t);
     if (b->access[PLAN_OUT] == CPU_ACCESS_FIXED) b->access[PLAN_OUT] = CPU_ACCESS_RUN; /* a block of one element */
     for (int op = 0; op < 3; ++op)
@@ -124,38 +106,29 @@ void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, i
     order_levels(b);
 }
 
+/* The indices of dim `inner` the block at `place` takes: split, but last_split for the last block along it. */
+static int64_t block_split(const cpu_blocks *b, const plan_counter *place)
+{
+    const int32_t l = b->chunk_level;
+    return l >= 0 && place->at[l] == b->order.dims[l] - 1 ? b->last_split : b->split;
+}
+
 void clsel_priv_cpu_block_at(const cpu_blocks *b, int64_t index, cpu_block *at)
 {
-    for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] = b->it->base[t];
-    at->split = b->split;
-    for (int32_t l = 0; l < b->levels; ++l) {
-        at->coord[l] = index % b->extent[l];
-        index /= b->extent[l];
-        for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] += at->coord[l] * b->step[t][l];
-        if (l == b->chunk_level && at->coord[l] == b->extent[l] - 1) at->split = b->last_split;
-    }
+    clsel_priv_plan_counter_at(&b->order, index, &at->place);
+    at->split = block_split(b, &at->place);
 }
 
 void clsel_priv_cpu_block_next(const cpu_blocks *b, cpu_block *at)
 {
-    for (int32_t l = 0; l < b->levels; ++l) {
-        if (++at->coord[l] < b->extent[l]) {
-            for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] += b->step[t][l];
-            if (l == b->chunk_level && at->coord[l] == b->extent[l] - 1) at->split = b->last_split;
-            return;
-        }
-        for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] -= (b->extent[l] - 1) * b->step[t][l];
-        at->coord[l] = 0;
-        if (l == b->chunk_level) at->split = b->split;
-    }
+    clsel_priv_plan_counter_next(&b->order, &at->place);
+    at->split = block_split(b, &at->place);
 }
 
 void clsel_priv_cpu_block_skip(const cpu_blocks *b, cpu_block *at, int64_t k)
 {
-    if (b->levels == 0) return;
-    at->coord[0] += k - 1;
-    for (int t = 0; t < PLAN_OPERANDS; ++t) at->offset[t] += (k - 1) * b->step[t][0];
-    clsel_priv_cpu_block_next(b, at);
+    clsel_priv_plan_counter_skip(&b->order, &at->place, k);
+    at->split = block_split(b, &at->place);
 }
 
 void clsel_priv_cpu_period(const cpu_blocks *b, int op, size_t w, cpu_period *p)

@@ -22,16 +22,19 @@ typedef struct cpu_blocks {
     int64_t count;          /* blocks in the whole space */
     cpu_access access[PLAN_OPERANDS]; /* cond, then, else, out (never fixed: a pattern is scattered, cpu_gather.h) */
     int8_t periodic[3];     /* a pattern, stride 0 along dim `inner`: blocks repeat their first row `split` times */
-    /* The order of the blocks: an odometer over `levels` levels, fastest first. Each is one dim above `inner`, or (at
-     * chunk_level; -1 when inner == rank) the extent[chunk_level] blocks along dim `inner`, of `split` indices each but
-     * the last (last_split). step[t][l]: tensor t's element offset from one index of level l to the next. */
-    int32_t levels, chunk_level;
-    int64_t last_split, extent[CLSEL_MAX_RANK], step[PLAN_OPERANDS][CLSEL_MAX_RANK];
+    /* The blocks as a space of their own (plan_iter_blocks), walked by one counter: an element per block, where it
+     * starts in every tensor, its dims the levels of the walk, fastest first. Each level is one dim above `inner`, or
+     * (at chunk_level; -1 when inner == rank or one block takes dim inner whole) dim inner's blocks, of `split` indices
+     * each but the last (last_split). */
+    plan_iter order;
+    int32_t chunk_level;
+    int64_t last_split;
 } cpu_blocks;
 
-/* One block of the walk: where it starts in every tensor (the space's base included). */
+/* One block of the walk: where it starts (its place in `order`) and the indices of dim `inner` it takes. */
 typedef struct cpu_block {
-    int64_t split, offset[PLAN_OPERANDS], coord[CLSEL_MAX_RANK];
+    plan_counter place;
+    int64_t split;
 } cpu_block;
 
 /* Blocks of at most `target` elements (one, when target < 1) of a non-empty space; when the innermost dim has

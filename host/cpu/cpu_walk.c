@@ -8,7 +8,10 @@
 #include "cpu/cpu_gather.h"
 #include "cpu/cpu_walk.h"
 
-static int64_t input_width(const cpu_walk *walk, int op) { return op == PLAN_COND ? 1 : (int64_t)walk->blocks.w; }
+static int64_t input_width(const cpu_walk *walk, int op)
+{
+    return (int64_t)clsel_priv_operand_width(op, walk->blocks.w);
+}
 
 /* Periodic inputs whose period is a long row (long_row elements or more) are read a period at a time: re-expanding it
  * for every index of the split wrote the gather buffer once per output byte (i8 then [33,34,11,19] under else
@@ -36,7 +39,7 @@ static int tiles_rows(const plan_iter *it, size_t w)
     if (it->rank < 2 || it->dims[0] < 2 * (CPU_TILE_BYTES / (int64_t)w)) return 0;
     uint64_t row_bytes = (uint64_t)it->dims[0] * w; /* the output's, and each advancing input's */
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        if (it->strides[op][0] != 0) row_bytes += (uint64_t)it->dims[0] * (op == PLAN_COND ? 1 : w);
+        if (it->strides[op][0] != 0) row_bytes += (uint64_t)it->dims[0] * clsel_priv_operand_width(op, w);
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
         uint64_t rows = 1;
         for (int32_t d = 1; d < it->rank && it->strides[op][0] != 0; rows *= (uint64_t)it->dims[d], ++d)
@@ -56,7 +59,7 @@ static int transposes_rows(const plan_iter *it, size_t w)
 {
     if (it->rank < 2) return 0;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
-        const int64_t width = op == PLAN_COND ? 1 : (int64_t)w, along = llabs(it->strides[op][0]) * width,
+        const int64_t width = (int64_t)clsel_priv_operand_width(op, w), along = llabs(it->strides[op][0]) * width,
                       across = llabs(it->strides[op][1]) * width;
         if (along >= CPU_CACHE_LINE_BYTES && across > 0 && across < along && across < CPU_CACHE_LINE_BYTES) return 1;
     }
@@ -69,21 +72,12 @@ static int transposes_rows(const plan_iter *it, size_t w)
  * no divisor of at least a line's elements exists or the rank has no room. */
 static int64_t tile_space(const plan_iter *it, size_t w, plan_iter *tiled)
 {
-    if (it->rank >= CLSEL_MAX_RANK) return 0;
     int64_t c = CPU_TRANSPOSE_CHUNK_BYTES / (int64_t)w;
     while (c >= CPU_CACHE_LINE_BYTES / (int64_t)w && it->dims[0] % c) --c;
     if (c < CPU_CACHE_LINE_BYTES / (int64_t)w || c == it->dims[0]) return 0;
     *tiled = *it;
-    tiled->rank = it->rank + 1;
-    for (int32_t d = it->rank; d > 2; --d) {
-        tiled->dims[d] = it->dims[d - 1];
-        for (int t = 0; t < PLAN_OPERANDS; ++t) tiled->strides[t][d] = it->strides[t][d - 1];
-    }
-    tiled->dims[0] = c, tiled->dims[1] = it->dims[1], tiled->dims[2] = it->dims[0] / c;
-    for (int t = 0; t < PLAN_OPERANDS; ++t) {
-        tiled->strides[t][1] = it->strides[t][1];
-        tiled->strides[t][2] = it->strides[t][0] * c;
-    }
+    if (!clsel_priv_plan_iter_split_dim(tiled, 0, c)) return 0;
+    clsel_priv_plan_iter_swap_dims(tiled, 1, 2);
     return c;
 }
 
@@ -146,14 +140,14 @@ typedef struct block_job {
 static const uint8_t *source(block_job *job, const cpu_block *at, int op, int *advances)
 {
     const cpu_walk *walk = job->walk;
-    const uint8_t *at_offset = job->base[op] + at->offset[op] * (int64_t)job->w[op];
+    const uint8_t *at_offset = job->base[op] + at->place.offset[op] * (int64_t)job->w[op];
     *advances = walk->blocks.access[op] != CPU_ACCESS_FIXED;
     if (walk->blocks.access[op] != CPU_ACCESS_PATTERN) return at_offset;
     gathered *g = &job->buf[op];
     const int64_t split = walk->period_rows[op] ? 1 : at->split;
-    if (g->offset != at->offset[op] || g->split < split) {
+    if (g->offset != at->place.offset[op] || g->split < split) {
         clsel_priv_cpu_gather(&job->gather[op], split, at_offset, job->end[op], g->data);
-        g->offset = at->offset[op];
+        g->offset = at->place.offset[op];
         g->split = split;
     }
     return g->data;
@@ -175,7 +169,7 @@ static void set_period_rows(const block_job *job, const cpu_block *at, cpu_rows 
 static void select_block(block_job *job, const cpu_block *at, uint8_t *out)
 {
     const cpu_walk *walk = job->walk;
-    cpu_rows rows = {walk->blocks.inner_elements * at->split, 1, job->base[PLAN_COND] + at->offset[PLAN_COND],
+    cpu_rows rows = {walk->blocks.inner_elements * at->split, 1, job->base[PLAN_COND] + at->place.offset[PLAN_COND],
                      NULL, NULL, out, {0, 0, 0, 0}};
     int adv[3] = {0, 0, 0};
     if (job->period_rows) set_period_rows(job, at, &rows);
@@ -195,7 +189,7 @@ static void select_block(block_job *job, const cpu_block *at, uint8_t *out)
 
 static void run_block(block_job *job, const cpu_block *at)
 {
-    uint8_t *out = job->out + at->offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN];
+    uint8_t *out = job->out + at->place.offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN];
     if (!job->walk->scatters) {
         select_block(job, at, out);
         return;
@@ -214,15 +208,15 @@ static void run_lines(block_job *job, int64_t first, int64_t last)
     cpu_block at;
     clsel_priv_cpu_block_at(b, first, &at);
     for (int64_t i = first; i < last;) {
-        int64_t count = b->levels ? b->extent[0] - at.coord[0] : 1;
+        int64_t count = b->order.rank ? b->order.dims[0] - at.place.at[0] : 1;
         if (count > last - i) count = last - i;
-        if (b->chunk_level == 0 && count > 1 && at.coord[0] + count == b->extent[0] && b->last_split != b->split)
+        if (b->chunk_level == 0 && count > 1 && at.place.at[0] + count == b->order.dims[0] && b->last_split != b->split)
             --count; /* the line's last chunk is shorter: a call of its own */
-        cpu_rows rows = {b->inner_elements * at.split, count, job->base[PLAN_COND] + at.offset[PLAN_COND],
-                         job->base[PLAN_THEN] + at.offset[PLAN_THEN] * (int64_t)job->w[PLAN_THEN],
-                         job->base[PLAN_ELSE] + at.offset[PLAN_ELSE] * (int64_t)job->w[PLAN_ELSE],
-                         job->out + at.offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
-        for (int t = 0; t < PLAN_OPERANDS; ++t) rows.step[t] = b->step[t][0] * (int64_t)(t ? job->w[PLAN_THEN] : 1);
+        cpu_rows rows = {b->inner_elements * at.split, count, job->base[PLAN_COND] + at.place.offset[PLAN_COND],
+                         job->base[PLAN_THEN] + at.place.offset[PLAN_THEN] * (int64_t)job->w[PLAN_THEN],
+                         job->base[PLAN_ELSE] + at.place.offset[PLAN_ELSE] * (int64_t)job->w[PLAN_ELSE],
+                         job->out + at.place.offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
+        for (int t = 0; t < PLAN_OPERANDS; ++t) rows.step[t] = b->order.strides[t][0] * (int64_t)clsel_priv_operand_width(t, job->w[PLAN_THEN]);
         fn(&rows);
         if ((i += count) < last) clsel_priv_cpu_block_skip(b, &at, count);
     }
@@ -255,9 +249,9 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     cpu_block at;
     if (walk->by_chunk) {
         /* Chunk x of every row, then chunk x + 1: a re-read input's chunk is still cached for the next row. */
-        for (int64_t x = 0; x < b->extent[0]; ++x)
-            for (int64_t line = 0; line < b->count / b->extent[0]; ++line) {
-                clsel_priv_cpu_block_at(b, line * b->extent[0] + x, &at);
+        for (int64_t x = 0; x < b->order.dims[0]; ++x)
+            for (int64_t line = 0; line < b->count / b->order.dims[0]; ++line) {
+                clsel_priv_cpu_block_at(b, line * b->order.dims[0] + x, &at);
                 run_block(&job, &at);
             }
     } else if (!walk->gathers) {

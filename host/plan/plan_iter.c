@@ -1,4 +1,4 @@
-/* plan_iter.c - see plan_iter.h: the offset calculator, spans and the split into boxes. A box is an iteration space
+/* plan_iter.c - see plan_iter.h: the counter, the reshapes, spans and the split into boxes. A box is an iteration space
  * of its own, so every consumer of a sub-range (a launch whose index math stays in 32 bits, a runtime chunk, a thread's
  * share) walks it as it would the whole run, and no one patches a copied plan. The split is along the highest dim whose
  * one index fits the bounds, in equal ranges, as PyTorch's TensorIterator splits for 32-bit indexing
@@ -7,14 +7,96 @@
 
 #include <string.h>
 
-void clsel_priv_plan_iter_locate(const plan_iter *it, int64_t index, int64_t offsets[PLAN_OPERANDS])
+const char *clsel_priv_operand_name(int op)
 {
-    for (int t = 0; t < PLAN_OPERANDS; ++t) offsets[t] = it->base[t];
+    static const char *const names[PLAN_OPERANDS] = {
+        [PLAN_COND] = "cond",
+        [PLAN_THEN] = "then",
+        [PLAN_ELSE] = "else",
+        [PLAN_OUT] = "out",
+    };
+    return op >= 0 && op < PLAN_OPERANDS ? names[op] : "?";
+}
+
+void clsel_priv_plan_counter_at(const plan_iter *it, int64_t index, plan_counter *c)
+{
+    for (int t = 0; t < PLAN_OPERANDS; ++t) c->offset[t] = it->base[t];
     for (int32_t d = 0; d < it->rank; ++d) {
-        const int64_t at = index % it->dims[d];
+        c->at[d] = index % it->dims[d];
         index /= it->dims[d];
-        for (int t = 0; t < PLAN_OPERANDS; ++t) offsets[t] += at * it->strides[t][d];
+        for (int t = 0; t < PLAN_OPERANDS; ++t) c->offset[t] += c->at[d] * it->strides[t][d];
     }
+}
+
+void clsel_priv_plan_counter_next(const plan_iter *it, plan_counter *c)
+{
+    for (int32_t d = 0; d < it->rank; ++d) {
+        if (++c->at[d] < it->dims[d]) {
+            for (int t = 0; t < PLAN_OPERANDS; ++t) c->offset[t] += it->strides[t][d];
+            return;
+        }
+        for (int t = 0; t < PLAN_OPERANDS; ++t) c->offset[t] -= (it->dims[d] - 1) * it->strides[t][d];
+        c->at[d] = 0;
+    }
+}
+
+void clsel_priv_plan_counter_skip(const plan_iter *it, plan_counter *c, int64_t k)
+{
+    if (it->rank == 0) return;
+    c->at[0] += k - 1;
+    for (int t = 0; t < PLAN_OPERANDS; ++t) c->offset[t] += (k - 1) * it->strides[t][0];
+    clsel_priv_plan_counter_next(it, c);
+}
+
+void clsel_priv_plan_iter_swap_dims(plan_iter *it, int32_t a, int32_t b)
+{
+    const int64_t dim = it->dims[a];
+    it->dims[a] = it->dims[b];
+    it->dims[b] = dim;
+    for (int t = 0; t < PLAN_OPERANDS; ++t) {
+        const int64_t stride = it->strides[t][a];
+        it->strides[t][a] = it->strides[t][b];
+        it->strides[t][b] = stride;
+    }
+}
+
+void clsel_priv_plan_iter_move_dim(plan_iter *it, int32_t from, int32_t to)
+{
+    for (; from > to; --from) clsel_priv_plan_iter_swap_dims(it, from, from - 1);
+    for (; from < to; ++from) clsel_priv_plan_iter_swap_dims(it, from, from + 1);
+}
+
+int clsel_priv_plan_iter_split_dim(plan_iter *it, int32_t d, int64_t inner)
+{
+    if (it->rank >= CLSEL_MAX_RANK || d >= it->rank || inner < 1 || it->dims[d] % inner) return 0;
+    for (int32_t above = it->rank; above > d + 1; --above) {
+        it->dims[above] = it->dims[above - 1];
+        for (int t = 0; t < PLAN_OPERANDS; ++t) it->strides[t][above] = it->strides[t][above - 1];
+    }
+    it->dims[d + 1] = it->dims[d] / inner;
+    it->dims[d] = inner;
+    for (int t = 0; t < PLAN_OPERANDS; ++t) it->strides[t][d + 1] = it->strides[t][d] * inner;
+    ++it->rank;
+    return 1;
+}
+
+int clsel_priv_plan_iter_blocks(const plan_iter *it, int32_t inner, int64_t split, plan_iter *blocks)
+{
+    memset(blocks, 0, sizeof *blocks);
+    for (int t = 0; t < PLAN_OPERANDS; ++t) blocks->base[t] = it->base[t];
+    const int kept = inner < it->rank && it->dims[inner] > split;
+    if (kept) {
+        blocks->dims[0] = (it->dims[inner] + split - 1) / split;
+        for (int t = 0; t < PLAN_OPERANDS; ++t) blocks->strides[t][0] = split * it->strides[t][inner];
+        blocks->rank = 1;
+    }
+    for (int32_t d = inner + 1; d < it->rank; ++d, ++blocks->rank) {
+        blocks->dims[blocks->rank] = it->dims[d];
+        for (int t = 0; t < PLAN_OPERANDS; ++t) blocks->strides[t][blocks->rank] = it->strides[t][d];
+    }
+    blocks->count = it->count > 0;
+    for (int32_t d = 0; d < blocks->rank; ++d) blocks->count *= blocks->dims[d];
+    return kept;
 }
 
 /* How far tensor t reaches below and above its first element over dims [0, top) whole
@@ -34,13 +116,6 @@ void clsel_priv_plan_iter_span(const plan_iter *it, int t, int64_t *lo, int64_t 
     reach(it, t, it->rank > 0 ? it->rank - 1 : 0, it->rank > 0 ? it->dims[it->rank - 1] : 1, &below, &above);
     *lo = it->base[t] + below;
     *hi = it->base[t] + above;
-}
-
-int clsel_priv_plan_iter_variant(const plan_iter *it)
-{
-    const int rows = it->rank > 0;
-    return clsel_priv_plan_variant(rows && it->strides[PLAN_COND][0] != 0, rows && it->strides[PLAN_THEN][0] != 0,
-                                   rows && it->strides[PLAN_ELSE][0] != 0);
 }
 
 int clsel_priv_plan_iter_dense(const plan_iter *it, int t)
@@ -96,14 +171,12 @@ void clsel_priv_plan_split_box(const plan_split *s, int64_t k, plan_iter *box)
     *box = *it;
     if (it->rank == 0) return;
     const int32_t d = s->d;
-    const int64_t first = k % s->per_line * s->step;
-    int64_t line = k / s->per_line;
-    for (int t = 0; t < PLAN_OPERANDS; ++t) box->base[t] += first * it->strides[t][d];
-    for (int32_t above = d + 1; above < it->rank; ++above) {
-        const int64_t at = line % it->dims[above];
-        line /= it->dims[above];
-        for (int t = 0; t < PLAN_OPERANDS; ++t) box->base[t] += at * it->strides[t][above];
-    }
+    plan_iter starts; /* one element per box, where it starts */
+    const int chunked = clsel_priv_plan_iter_blocks(it, d, s->step, &starts);
+    plan_counter at;
+    clsel_priv_plan_counter_at(&starts, k, &at);
+    for (int t = 0; t < PLAN_OPERANDS; ++t) box->base[t] = at.offset[t];
+    const int64_t first = chunked ? at.at[0] * s->step : 0;
     const int64_t left = it->dims[d] - first;
     box->dims[d] = left < s->step ? left : s->step;
     box->rank = box->dims[d] > 1 ? d + 1 : d; /* no dim of 1, as in the plan's */
@@ -113,11 +186,4 @@ void clsel_priv_plan_split_box(const plan_split *s, int64_t k, plan_iter *box)
         box->dims[i] = 1;
         for (int t = 0; t < PLAN_OPERANDS; ++t) box->strides[t][i] = 0;
     }
-}
-
-int64_t clsel_priv_plan_split_max_elements(const plan_split *s)
-{
-    int64_t n = s->step;
-    for (int32_t d = 0; d < s->d; ++d) n *= s->whole.dims[d];
-    return s->whole.rank ? n : 1;
 }

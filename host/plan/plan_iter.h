@@ -1,11 +1,13 @@
 /* plan_iter.h - the one description of a run's iteration space that every back end walks: the operand slots, the
- * output's elements as an odometer over collapsed dims with each tensor's element strides along them, the offsets of
- * one element (the offset calculator), and the one way a run is cut into sub-ranges (boxes) for the kernels' 32-bit
- * pieces, the runtime's chunks and the CPU path's threads (plan_iter.c). Strides are data, signed and per tensor, the
- * output's included: a back end never assumes how a tensor is laid out beyond what the strides say. */
+ * output's elements as an odometer over collapsed dims with each tensor's element strides along them, the one counter
+ * that walks it on the host, the reshapes the back ends make of it (dims swapped, moved or split, the space of blocks),
+ * and the one way a run is cut into sub-ranges (boxes) for the kernels' 32-bit pieces, the runtime's chunks and the
+ * CPU path's threads (plan_iter.c). Strides are data, signed and per tensor, the output's included: a back end never
+ * assumes how a tensor is laid out beyond what the strides say. */
 #ifndef CLSEL_HOST_PLAN_ITER_H
 #define CLSEL_HOST_PLAN_ITER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "clsel.h"
@@ -18,6 +20,15 @@ enum {
     PLAN_OUT = CLSEL_OPERAND_OUT,
     PLAN_OPERANDS = 4
 };
+
+/* A tensor's name in messages and reports: "cond", "then", "else", "out". */
+const char *clsel_priv_operand_name(int op);
+
+/* Bytes of one element of tensor `op` in a run of `elem_size`-byte values: cond's are single bytes. */
+static inline size_t clsel_priv_operand_width(int op, size_t elem_size)
+{
+    return op == PLAN_COND ? 1 : elem_size;
+}
 
 /* Variants. The CPU path's row loops and the kernels come in eight forms, one per combination of whether each input
  * advances along the innermost dim of what is walked (a stride of 1 there) or stays on one element (a stride of 0),
@@ -41,17 +52,39 @@ typedef struct plan_iter {
     int64_t base[PLAN_OPERANDS];
 } plan_iter;
 
-/* The element offsets of element `index` (0 <= index < count) in every tensor. */
-void clsel_priv_plan_iter_locate(const plan_iter *it, int64_t index, int64_t offsets[PLAN_OPERANDS]);
-
 /* The lowest and highest element offset at which tensor `t` is touched (count > 0). */
 void clsel_priv_plan_iter_span(const plan_iter *it, int t, int64_t *lo, int64_t *hi);
 
-/* Which inputs advance along dims[0] (a nonzero stride), as a variant; 0 for rank 0. */
-int clsel_priv_plan_iter_variant(const plan_iter *it);
-
 /* Whether tensor `t` lies contiguously in the odometer's order: element i at base + i. */
 int clsel_priv_plan_iter_dense(const plan_iter *it, int t);
+
+/* The one odometer over a space on the host: a place in it, its index along each dim and its element offset in every
+ * tensor (base included). Walkers step it; none keeps indices of its own. */
+typedef struct plan_counter {
+    int64_t at[CLSEL_MAX_RANK];
+    int64_t offset[PLAN_OPERANDS];
+} plan_counter;
+
+/* The place of element `index` (0 <= index < count): one division per dim, for a walk's start. */
+void clsel_priv_plan_counter_at(const plan_iter *it, int64_t index, plan_counter *c);
+/* One element on, in odometer order (from the last element: back to the first). */
+void clsel_priv_plan_counter_next(const plan_iter *it, plan_counter *c);
+/* k elements on along dim 0 (k >= 1; at most to the first element of the next line of dim 0). */
+void clsel_priv_plan_counter_skip(const plan_iter *it, plan_counter *c, int64_t k);
+
+/* Reshapes. Each leaves every element where it lies in every tensor: only the order of the walk changes (swap, move)
+ * or the dims that describe it (split, blocks). */
+void clsel_priv_plan_iter_swap_dims(plan_iter *it, int32_t a, int32_t b);
+/* Dim `from` becomes dim `to`; the dims between keep their order. */
+void clsel_priv_plan_iter_move_dim(plan_iter *it, int32_t from, int32_t to);
+/* Dim d of n indices becomes two: d of `inner` (a divisor of n) and d + 1 of n / inner above it. 0, and nothing done,
+ * when the rank has no room or inner does not divide n. */
+int clsel_priv_plan_iter_split_dim(plan_iter *it, int32_t d, int64_t inner);
+/* The space of blocks of `it` that take dims [0, inner) whole and `split` indices of dim `inner` (the last block along it
+ * may have fewer): one element per block, where the block starts. Its dim 0 is dim inner's blocks, the dims above inner
+ * follow; dim inner is dropped where one block takes it whole (or inner == rank: one block). Returns whether it was
+ * kept. */
+int clsel_priv_plan_iter_blocks(const plan_iter *it, int32_t inner, int64_t split, plan_iter *blocks);
 
 /* Boxes: sub-ranges of an iteration space, each itself one (a range of `step` indices along dim d, every dim below d
  * whole, one index on each dim above), holding at most max_elements elements and touching at most max_span consecutive
@@ -67,8 +100,5 @@ void clsel_priv_plan_split(plan_split *s, const plan_iter *it, int64_t max_eleme
 
 /* Box k of the split, 0 <= k < s->count. */
 void clsel_priv_plan_split_box(const plan_split *s, int64_t k, plan_iter *box);
-
-/* Elements of the biggest box. */
-int64_t clsel_priv_plan_split_max_elements(const plan_split *s);
 
 #endif

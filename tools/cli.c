@@ -48,6 +48,7 @@ typedef struct cli_name {
     int value;
 } cli_name;
 
+/* The value of `text` in a table of names; -1 (and *out untouched) for a name it lacks. */
 static int lookup(const cli_name *table, size_t n, const char *text, int *out)
 {
     for (size_t i = 0; text && i < n; ++i)
@@ -58,19 +59,14 @@ static int lookup(const cli_name *table, size_t n, const char *text, int *out)
     return -1;
 }
 
-#define CLI_LOOKUP(table, text, out_type, out)                                         \
-    do {                                                                               \
-        int value_ = 0;                                                                \
-        if (lookup(table, sizeof table / sizeof table[0], text, &value_) != 0) return -1; \
-        *(out) = (out_type)value_;                                                     \
-        return 0;                                                                      \
-    } while (0)
-
 int cli_parse_device(const char *text, clsel_device *out)
 {
     static const cli_name names[] = {
         {"auto", CLSEL_DEVICE_AUTO}, {"cpu", CLSEL_DEVICE_CPU}, {"opencl", CLSEL_DEVICE_OPENCL}};
-    CLI_LOOKUP(names, text, clsel_device, out);
+    int value = 0;
+    if (lookup(names, sizeof names / sizeof names[0], text, &value) != 0) return -1;
+    *out = (clsel_device)value;
+    return 0;
 }
 
 int cli_parse_broadcast(const char *text, clsel_broadcast *out)
@@ -79,13 +75,19 @@ int cli_parse_broadcast(const char *text, clsel_broadcast *out)
                                      {"none", CLSEL_BROADCAST_NONE},
                                      {"explicit", CLSEL_BROADCAST_NONE},
                                      {"pdpd", CLSEL_BROADCAST_PDPD}};
-    CLI_LOOKUP(names, text, clsel_broadcast, out);
+    int value = 0;
+    if (lookup(names, sizeof names / sizeof names[0], text, &value) != 0) return -1;
+    *out = (clsel_broadcast)value;
+    return 0;
 }
 
 int cli_parse_cond_broadcast(const char *text, clsel_cond_broadcast *out)
 {
     static const cli_name names[] = {{"one-way", CLSEL_COND_ONE_WAY}, {"bidirectional", CLSEL_COND_BIDIRECTIONAL}};
-    CLI_LOOKUP(names, text, clsel_cond_broadcast, out);
+    int value = 0;
+    if (lookup(names, sizeof names / sizeof names[0], text, &value) != 0) return -1;
+    *out = (clsel_cond_broadcast)value;
+    return 0;
 }
 
 int cli_parse_int64(const char *text, int64_t *out)

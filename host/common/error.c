@@ -6,31 +6,27 @@
 
 #include "common/cl_codes.h"
 
-#define CLSEL_STATUS_LIST(X)                                  \
-    X(CLSEL_SUCCESS, "success")                               \
-    X(CLSEL_ERROR_INVALID_ARGUMENT, "invalid argument")       \
-    X(CLSEL_ERROR_INVALID_SHAPE, "invalid shape")             \
-    X(CLSEL_ERROR_INVALID_DTYPE, "invalid dtype")             \
-    X(CLSEL_ERROR_OVERFLOW, "size overflow")                  \
-    X(CLSEL_ERROR_BUFFER, "bad buffer")                       \
-    X(CLSEL_ERROR_OUT_OF_MEMORY, "out of memory")             \
-    X(CLSEL_ERROR_NO_DEVICE, "no OpenCL device")              \
-    X(CLSEL_ERROR_BUILD, "OpenCL program build failed")       \
-    X(CLSEL_ERROR_OPENCL, "OpenCL error")
-
 static _Thread_local char last_message[1024];
 static _Thread_local int32_t last_cl_code;
 
+static const char *const status_strings[] = {
+    [CLSEL_SUCCESS] = "success",
+    [CLSEL_ERROR_INVALID_ARGUMENT] = "invalid argument",
+    [CLSEL_ERROR_INVALID_SHAPE] = "invalid shape",
+    [CLSEL_ERROR_INVALID_DTYPE] = "invalid dtype",
+    [CLSEL_ERROR_OVERFLOW] = "size overflow",
+    [CLSEL_ERROR_BUFFER] = "bad buffer",
+    [CLSEL_ERROR_OUT_OF_MEMORY] = "out of memory",
+    [CLSEL_ERROR_NO_DEVICE] = "no OpenCL device",
+    [CLSEL_ERROR_BUILD] = "OpenCL program build failed",
+    [CLSEL_ERROR_OPENCL] = "OpenCL error",
+};
+
 const char *clsel_status_string(clsel_status s)
 {
-    switch (s) {
-#define CLSEL_STATUS_CASE(code, text) \
-    case code:                        \
-        return text;
-        CLSEL_STATUS_LIST(CLSEL_STATUS_CASE)
-#undef CLSEL_STATUS_CASE
-    }
-    return "unknown status";
+    const size_t n = sizeof status_strings / sizeof *status_strings;
+    if ((size_t)s >= n || !status_strings[s]) return "unknown status";
+    return status_strings[s];
 }
 
 const char *clsel_last_error(void) { return last_message; }

@@ -324,7 +324,14 @@ void clsel_priv_cpu_scatter_prepare(const cpu_blocks *b, size_t w, cpu_scatter_w
     for (int level = 1; level < s->levels; ++level) s->size[level] = s->size[level - 1] * s->extent[level - 1];
 }
 
-/* One level's indices: a contiguous run copied at once, single elements stored by their width (a constant size). */
+/* n single elements of `width` bytes (a constant where inlined: one store each), packed at src, `step` bytes apart at
+ * dst. */
+static inline void scatter_elements(uint8_t *dst, const uint8_t *src, int64_t n, int64_t step, size_t width)
+{
+    for (int64_t i = 0; i < n; ++i) memcpy(dst + i * step, src + i * (int64_t)width, width);
+}
+
+/* One level's indices: a contiguous run copied at once, single elements stored by their width. */
 static void scatter_level(const cpu_scatter_walk *s, int level, const uint8_t *src, uint8_t *dst)
 {
     const int64_t n = s->extent[level], step = s->step[level], size = s->size[level];
@@ -336,16 +343,20 @@ static void scatter_level(const cpu_scatter_walk *s, int level, const uint8_t *s
         memcpy(dst, src, (size_t)(n * size));
         return;
     }
-#define SCATTER_ELEMENTS(W)                                                                                            \
-    for (int64_t i = 0; i < n; ++i) memcpy(dst + i * step, src + i * (W), W);                                         \
-    break;
     switch (s->w) {
-    case 1: SCATTER_ELEMENTS(1)
-    case 2: SCATTER_ELEMENTS(2)
-    case 4: SCATTER_ELEMENTS(4)
-    default: SCATTER_ELEMENTS(8)
+    case 1:
+        scatter_elements(dst, src, n, step, 1);
+        break;
+    case 2:
+        scatter_elements(dst, src, n, step, 2);
+        break;
+    case 4:
+        scatter_elements(dst, src, n, step, 4);
+        break;
+    default:
+        scatter_elements(dst, src, n, step, 8);
+        break;
     }
-#undef SCATTER_ELEMENTS
 }
 
 void clsel_priv_cpu_scatter(cpu_scatter_walk *s, int64_t split, const uint8_t *src, uint8_t *dst)

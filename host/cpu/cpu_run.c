@@ -10,11 +10,10 @@
 clsel_status clsel_priv_cpu_check_buffers(const clsel_plan *plan, const void *cond, const void *then_data,
                                           const void *else_data, const void *out)
 {
-    static const char *const names[3] = {"cond", "then", "else"};
     const void *const in[3] = {cond, then_data, else_data};
     for (int op = 0; op < 3; ++op)
         if (!in[op] && plan->in_count[op] > 0)
-            return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "%s is NULL but has %lld elements", names[op],
+            return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "%s is NULL but has %lld elements", clsel_priv_operand_name(op),
                                    (long long)plan->in_count[op]);
     if (!out && plan->out_count > 0)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "out is NULL but has %lld elements",

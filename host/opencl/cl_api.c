@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,23 +29,31 @@ static void *open_opencl(void)
     return lib;
 }
 
+/* Each entry point's name and where its pointer goes in the table. */
+typedef struct entry_point {
+    const char *name;
+    size_t field;
+} entry_point;
+
+#define CLSEL_CL_ENTRY(ret, name, params, args, failure) {#name, offsetof(clsel_cl_api, name)},
+static const entry_point entry_points[] = {CLSEL_CL_FUNCTIONS(CLSEL_CL_ENTRY)};
+#undef CLSEL_CL_ENTRY
+
 static void load_entry_points(void)
 {
     void *lib = open_opencl();
     if (!lib) return;
-    /* Object and function pointers share a representation under dlsym; a copy avoids the cast pedantic C rejects. */
-#define CLSEL_CL_LOAD(ret, name, params, args, failure)                                                        \
-    {                                                                                                         \
-        void *symbol = dlsym(lib, #name);                                                                     \
-        if (!symbol) {                                                                                        \
-            snprintf(load_failure, sizeof load_failure, "the OpenCL library lacks %s (OpenCL 1.2 is required)", \
-                     #name);                                                                                  \
-            return;                                                                                           \
-        }                                                                                                     \
-        memcpy(&loaded.name, &symbol, sizeof symbol);                                                         \
+    for (size_t i = 0; i < sizeof entry_points / sizeof *entry_points; ++i) {
+        void *symbol = dlsym(lib, entry_points[i].name);
+        if (!symbol) {
+            snprintf(load_failure, sizeof load_failure, "the OpenCL library lacks %s (OpenCL 1.2 is required)",
+                     entry_points[i].name);
+            return;
+        }
+        /* Object and function pointers share a representation under dlsym; a copy avoids the cast pedantic C
+         * rejects. */
+        memcpy((char *)&loaded + entry_points[i].field, &symbol, sizeof symbol);
     }
-    CLSEL_CL_FUNCTIONS(CLSEL_CL_LOAD)
-#undef CLSEL_CL_LOAD
 }
 
 const clsel_cl_api *clsel_priv_cl(void)

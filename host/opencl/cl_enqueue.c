@@ -94,7 +94,6 @@ clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan, cl_
     if (!ctx || !plan || !queue)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_cl_enqueue: %s is NULL",
                                !ctx ? "ctx" : !plan ? "plan" : "queue");
-    static const char *const names[PLAN_OPERANDS] = {"cond", "then", "else", "out"};
     cl_tensor t[PLAN_OPERANDS] = {{cond, cond_offset, NULL, 0, -1, 0, 0}, {then_mem, then_offset, NULL, 0, -1, 0, 0},
                                   {else_mem, else_offset, NULL, 0, -1, 0, 0}, {out, out_offset, NULL, 0, -1, 0, 0}};
     plan_span spans[PLAN_OPERANDS];
@@ -106,7 +105,7 @@ clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan, cl_
         if (!event_wait_list[i])
             st = clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list[%u] is NULL", (unsigned)i);
     for (int op = 0; op < PLAN_OPERANDS && st == CLSEL_SUCCESS; ++op)
-        st = check_tensor(ctx, names[op], op == PLAN_OUT ? plan->out_count : plan->in_count[op], plan->first[op],
+        st = check_tensor(ctx, clsel_priv_operand_name(op), op == PLAN_OUT ? plan->out_count : plan->in_count[op], plan->first[op],
                           plan->reach[op], clsel_priv_plan_width(plan, op), op == PLAN_OUT, &t[op], &spans[op]);
     if (st == CLSEL_SUCCESS) st = clsel_priv_plan_check_overlap(plan, spans, 0);
     if (st != CLSEL_SUCCESS) return st;

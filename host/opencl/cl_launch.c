@@ -41,7 +41,7 @@ typedef struct piece_launch {
 static int place_origin(const plan_iter *piece, int op, size_t size, const cl_tensor *t, piece_launch *launch,
                         int *shifted)
 {
-    const int64_t window = op == PLAN_COND ? 16 / (int64_t)launch->variant.width : 16;
+    const int64_t window = 16 / (int64_t)launch->variant.width * (int64_t)size; /* V elements: cond's V bytes */
     int64_t lo, hi;
     clsel_priv_plan_iter_span(piece, op, &lo, &hi);
     const int64_t element0 = (int64_t)(t->offset / size), lowest = (element0 + lo) * (int64_t)size;
@@ -125,7 +125,7 @@ static void piece_layout(plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPER
     launch->variant.rank = clsel_priv_cl_rank_class(piece->rank);
     int32_t along[PLAN_OPERANDS];
     for (int op = 0; op < PLAN_OPERANDS; ++op) {
-        const size_t size = op == PLAN_COND ? 1 : w;
+        const size_t size = clsel_priv_operand_width(op, w);
         int shifted = 0, uniform = 1;
         const int windows = place_origin(piece, op, size, &t[op], launch, &shifted);
         for (int32_t d = 0; d < piece->rank; ++d) uniform = uniform && piece->strides[op][d] == 0;
@@ -139,11 +139,11 @@ static void piece_layout(plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPER
         if (kind == CLSEL_CL_DENSE) launch->layout |= CLSEL_DENSE_BIT(op);
         if (kind == CLSEL_CL_UNIFORM) launch->layout |= CLSEL_UNIFORM_BIT(op);
     }
-    for (int op = 0; op < PLAN_OUT; ++op) /* (ROWS or TILED: those read from windows) */
+    if (tiles_allowed) use_tiles(piece, launch, along);
+    for (int op = 0; op < PLAN_OUT; ++op) /* (ROWS or TILED: those read from windows past their items) */
         if ((launch->kind[op] == CLSEL_CL_ROWS || launch->kind[op] == CLSEL_CL_TILED) &&
             launch->windows[op] <= CLSEL_SHORT_WINDOWS && launch->tails[op] > 0)
             launch->layout |= CLSEL_SHORT_BIT(op);
-    if (tiles_allowed) use_tiles(piece, launch, along);
     for (int op = 0; op < PLAN_OUT; ++op) launch->variant.read[op] = read_of_kind[launch->kind[op]];
     /* One kernel for a pattern and its mirror: the kernel's then reads as its else or lower. */
     launch->swap = launch->variant.read[PLAN_THEN] > launch->variant.read[PLAN_ELSE];
@@ -323,7 +323,7 @@ static const char *const kind_names[] = {[CLSEL_CL_UNIFORM] = "uniform", [CLSEL_
  * kernel's paths read it: x of the items cross a row (two runs each), rows shorter than V go element by element. */
 static void access_model(const plan_iter *piece, int op, int kind, size_t w, double x, double *bytes, double *wide)
 {
-    const double size = (double)(op == PLAN_COND ? 1 : w), v = 16.0 / (double)w;
+    const double size = (double)clsel_priv_operand_width(op, w), v = 16.0 / (double)w;
     const int short_rows = piece->rank > 1 && piece->dims[0] < (int64_t)v;
     int aligned = piece->rank < 2 || piece->dims[0] % (int64_t)v == 0;
     for (int32_t d = 1; d < piece->rank; ++d) aligned = aligned && piece->strides[op][d] % (int64_t)v == 0;
@@ -338,7 +338,6 @@ static void access_model(const plan_iter *piece, int op, int kind, size_t w, dou
 size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, char *text, size_t text_size)
 {
     if (!plan || plan->out_count == 0) return 0;
-    static const char *const names[PLAN_OPERANDS] = {"cond", "then", "else", "out"};
     const size_t w = plan->elem_size;
     plan_split pieces;
     clsel_priv_plan_split(&pieces, &plan->iter, CL_PIECE_MAX_ELEMENTS, CL_PIECE_MAX_ELEMENTS);
@@ -360,7 +359,7 @@ size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, cha
         access_model(&piece, op, a.kind[op], w, a.rows_crossed, &a.bytes[op], &a.wide[op]);
         moved += a.bytes[op];
         wide_bytes += a.bytes[op] * a.wide[op];
-        used += snprintf(buf + used, sizeof buf - (size_t)used, "; %s %s, %.0f %% in 16-byte accesses", names[op],
+        used += snprintf(buf + used, sizeof buf - (size_t)used, "; %s %s, %.0f %% in 16-byte accesses", clsel_priv_operand_name(op),
                          kind_names[a.kind[op]], 100 * a.wide[op]);
     }
     used += snprintf(buf + used, sizeof buf - (size_t)used, "; all: %.1f %%", moved > 0 ? 100 * wide_bytes / moved : 0);

@@ -55,7 +55,7 @@ clsel_status clsel_priv_cl_launch_native(clsel_cl_context *ctx, cl_command_queue
     int count = 0, map_of[PLAN_OPERANDS];
     size_t ends[PLAN_OPERANDS];
     for (int op = 0; op < PLAN_OPERANDS; ++op) {
-        const size_t size = op == PLAN_COND ? 1 : w, root_offset = tensors[op].root_offset;
+        const size_t size = clsel_priv_operand_width(op, w), root_offset = tensors[op].root_offset;
         int64_t lo, hi;
         clsel_priv_plan_iter_span(it, op, &lo, &hi);
         const size_t begin = root_offset + (size_t)lo * size, end = root_offset + (size_t)(hi + 1) * size;

@@ -1,5 +1,6 @@
 /* plan.c - plan creation: validation, per-tensor strides (dense or the caller's), the walk's order and dimension
  * collapsing into the iteration space, and the plan queries. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,6 @@
 #include "common/options.h"
 #include "plan/plan.h"
 
-static const char *const tensor_names[PLAN_OPERANDS] = {"cond", "then", "else", "out"};
 
 /* Tensor `op`'s element strides along its own axes: the caller's where given, else dense row-major. */
 static void own_strides(const clsel_shape *shape, const clsel_strides *given, int op, int64_t own[CLSEL_MAX_RANK])
@@ -54,7 +54,7 @@ static clsel_status measure_strides(clsel_plan *p, const clsel_strides *given)
         int64_t own[CLSEL_MAX_RANK], below, above;
         own_strides(shape, given, op, own);
         if (!tensor_reach(shape, own, clsel_priv_plan_width(p, op), &below, &above))
-            return clsel_priv_fail(CLSEL_ERROR_OVERFLOW, "%s %s: its strides reach past 2^63 bytes", tensor_names[op],
+            return clsel_priv_fail(CLSEL_ERROR_OVERFLOW, "%s %s: its strides reach past 2^63 bytes", clsel_priv_operand_name(op),
                                    clsel_priv_shape_text(shape, shape_text));
         p->first[op] = below;
         p->reach[op] = above - below + 1;
@@ -258,23 +258,25 @@ typedef struct text_buf {
     size_t used;
 } text_buf;
 
-static void text_add(text_buf *t, const char *fmt, long long value)
+static void text_add(text_buf *t, const char *fmt, ...)
 {
     if (t->used >= sizeof t->data) return;
-    int n = snprintf(t->data + t->used, sizeof t->data - t->used, fmt, value);
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(t->data + t->used, sizeof t->data - t->used, fmt, args);
+    va_end(args);
     if (n > 0) t->used += (size_t)n;
 }
 
 static void text_list(text_buf *t, const int64_t *values, int32_t n)
 {
-    text_add(t, "[", 0);
+    text_add(t, "[");
     for (int32_t i = 0; i < n; ++i) text_add(t, i ? ",%lld" : "%lld", (long long)values[i]);
-    text_add(t, "]", 0);
+    text_add(t, "]");
 }
 
 size_t clsel_plan_describe(const clsel_plan *plan, char *buf, size_t size)
 {
-    static const char *const names[PLAN_OPERANDS] = {" cond:", " then:", " else:", " out:"};
     char shape[CLSEL_SHAPE_TEXT_MAX];
     text_buf t = {{0}, 0};
     if (plan) {
@@ -284,7 +286,7 @@ size_t clsel_plan_describe(const clsel_plan *plan, char *buf, size_t size)
         t.used = n > 0 ? (size_t)n : 0;
         text_list(&t, plan->iter.dims, plan->iter.rank);
         for (int op = 0; op < PLAN_OPERANDS; ++op) {
-            text_add(&t, names[op], 0);
+            text_add(&t, " %s:", clsel_priv_operand_name(op));
             text_list(&t, plan->iter.strides[op], plan->iter.rank);
         }
     }

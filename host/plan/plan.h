@@ -56,7 +56,7 @@ uint64_t clsel_priv_plan_bytes_moved(const clsel_plan *plan);
 /* Bytes of one element of tensor `op`: 1 for cond, the plan's element size otherwise. */
 static inline size_t clsel_priv_plan_width(const clsel_plan *plan, int op)
 {
-    return op == PLAN_COND ? 1 : plan->elem_size;
+    return clsel_priv_operand_width(op, plan->elem_size);
 }
 
 /* Element count of a valid shape; -1 when it does not fit in int64. */

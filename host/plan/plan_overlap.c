@@ -14,7 +14,6 @@ static int same_layout(const clsel_plan *plan, int op)
 
 clsel_status clsel_priv_plan_check_overlap(const clsel_plan *plan, const plan_span spans[PLAN_OPERANDS], int relative)
 {
-    static const char *const names[3] = {"cond", "then", "else"};
     const plan_span *out = &spans[PLAN_OUT];
     const uint64_t out_bytes = clsel_priv_plan_tensor_bytes(plan, PLAN_OUT),
                    out_lo = out->begin + (uint64_t)plan->first[PLAN_OUT] * plan->elem_size;
@@ -31,7 +30,7 @@ clsel_status clsel_priv_plan_check_overlap(const clsel_plan *plan, const plan_sp
                                "in-place output (out == then or out == else: the same first element, that input of "
                                "the output's shape and layout) is allowed",
                                (unsigned long long)(out_lo - origin), (unsigned long long)(out_lo - origin + out_bytes),
-                               names[op], (unsigned long long)(lo - origin), (unsigned long long)(lo - origin + bytes),
+                               clsel_priv_operand_name(op), (unsigned long long)(lo - origin), (unsigned long long)(lo - origin + bytes),
                                relative ? "memory" : "buffer");
     }
     return CLSEL_SUCCESS;

@@ -6,7 +6,6 @@
 #include "common/options.h"
 #include "plan/plan.h"
 
-static const char *const operand_names[3] = {"cond", "then", "else"};
 
 int64_t clsel_priv_plan_shape_count(const clsel_shape *shape)
 {
@@ -174,7 +173,7 @@ static clsel_status place_pdpd(const clsel_shape *x, int op, const clsel_shape *
                                int64_t axis, int8_t axis_of[CLSEL_MAX_RANK])
 {
     char xs[CLSEL_SHAPE_TEXT_MAX], ts[CLSEL_SHAPE_TEXT_MAX];
-    const char *name = operand_names[op];
+    const char *name = clsel_priv_operand_name(op);
     if (x->rank > then_shape->rank)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_SHAPE,
                           "pdpd broadcast (axis %lld): %s %s has rank %d > rank %d of then %s",
@@ -227,7 +226,7 @@ clsel_status clsel_priv_plan_layout_compute(const clsel_shape *cond, const clsel
     clsel_attrs given = clsel_attrs_default();
     clsel_status st = clsel_priv_options_read(&attrs_type, attrs, &given);
     if (st == CLSEL_SUCCESS) st = check_attrs(&given);
-    for (int op = 0; op < 3 && st == CLSEL_SUCCESS; ++op) st = check_shape(in[op], operand_names[op]);
+    for (int op = 0; op < 3 && st == CLSEL_SUCCESS; ++op) st = check_shape(in[op], clsel_priv_operand_name(op));
     if (st != CLSEL_SUCCESS) return st;
 
     memset(layout, 0, sizeof *layout);

@@ -4,11 +4,12 @@
 # headers, CLBlast for the benchmark's copy baseline, and clinfo), Oclgrind (a second
 # OpenCL implementation that checks the kernels' memory accesses, and with its plugin
 # headers the device that bench/gpu_model.sh counts the kernels on), Mesa's rusticl (a
-# third), Clang with libFuzzer for the fuzz harnesses, the GPU compilers of the
-# code-generation check (clang 15 with libclc for NVIDIA and AMD, Intel's ocloc and
-# iga64), and a Python virtual environment in build/venv with the
-# packages of ci/requirements.txt (numpy, the peers OpenVINO and ONNX Runtime, pytest). Idempotent: apt-get and pip run only
-# for what is missing. Uses sudo when not run as root.
+# third), Clang with libFuzzer for the fuzz harnesses, clang-format 14 (ci/format.sh),
+# the GPU compilers of the code-generation check (clang 15 with libclc for NVIDIA and
+# AMD, Intel's ocloc and iga64), and a Python virtual environment in build/venv with the
+# packages of ci/requirements.txt (numpy, the peers OpenVINO and ONNX Runtime, pytest).
+# Idempotent: apt-get and pip run only for what is missing. Uses sudo when not run as
+# root.
 #
 # Without PyPI the venv step fails loudly; CLSEL_SKIP_PEERS=1 skips it (the tests that
 # need Python packages then report themselves skipped).
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake pkg-config python3 python3-venv
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev clinfo oclgrind liboclgrind-dev
-  clang libclang-rt-dev
+  clang libclang-rt-dev clang-format-14
   mesa-opencl-icd clang-15 libclc-15 intel-opencl-icd libigc-tools
 )
 

@@ -8,7 +8,8 @@
 # builds again with AddressSanitizer and UndefinedBehaviorSanitizer and runs the C tests
 # again under them (PoCL's and LLVM's own allocations are exempt from leak checks:
 # tests/support/lsan.supp), builds with ThreadSanitizer for the CPU path and thread tests
-# (label tsan), and runs each libFuzzer harness for a minute (ci/fuzz.sh).
+# (label tsan), and runs each libFuzzer harness for a minute (ci/fuzz.sh). The C sources'
+# format is a test of its own (format: ci/format.sh --check, clang-format 14).
 #   CLSEL_REQUIRE_OPENCL=0 ci/test.sh   lets the OpenCL tests skip where no device exists
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,8 @@ ci/setup.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
 export CLSEL_REQUIRE_OPENCL="${CLSEL_REQUIRE_OPENCL:-1}"
+# The format check (ctest format, ci/format.sh --check) runs with the clang-format setup.sh installs.
+export CLSEL_REQUIRE_FORMAT="${CLSEL_REQUIRE_FORMAT:-1}"
 # The code-generation check needs the Python environment (cuobjdump comes from PyPI).
 if [ "${CLSEL_SKIP_PEERS:-0}" = "1" ]; then
   export CLSEL_REQUIRE_GPU_CODEGEN="${CLSEL_REQUIRE_GPU_CODEGEN:-0}"

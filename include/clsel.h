@@ -129,8 +129,8 @@ typedef enum clsel_cond_broadcast {
 } clsel_cond_broadcast;
 
 typedef struct clsel_shape {
-    int32_t rank;                  /* 0 .. CLSEL_MAX_RANK                      */
-    int64_t dims[CLSEL_MAX_RANK];  /* dims[0 .. rank-1], row-major, each >= 0 */
+    int32_t rank;                 /* 0 .. CLSEL_MAX_RANK                      */
+    int64_t dims[CLSEL_MAX_RANK]; /* dims[0 .. rank-1], row-major, each >= 0 */
 } clsel_shape;
 
 typedef struct clsel_attrs {
@@ -316,8 +316,7 @@ CLSEL_API size_t clsel_plan_describe(const clsel_plan *plan, char *buf, size_t s
  * up to 66 KiB of the stack of the thread that runs them (the caller's, a pool's or
  * the library's own). */
 CLSEL_API clsel_status clsel_plan_run_cpu(const clsel_plan *plan, const void *cond,
-                                          const void *then_data, const void *else_data,
-                                          void *out);
+                                          const void *then_data, const void *else_data, void *out);
 
 /* Parallelism for the CPU path, only when the caller asks for it. A caller with a
  * thread pool of its own passes parallel_for: the library splits the output into
@@ -327,13 +326,14 @@ CLSEL_API clsel_status clsel_plan_run_cpu(const clsel_plan *plan, const void *co
  * the library start that many threads for the call (the calling thread is one of
  * them) and join them before returning. */
 typedef void (*clsel_parallel_task)(void *task_context, int64_t index);
-typedef void (*clsel_parallel_for)(void *pool, int64_t count, clsel_parallel_task task, void *task_context);
+typedef void (*clsel_parallel_for)(void *pool, int64_t count, clsel_parallel_task task,
+                                   void *task_context);
 
 typedef struct clsel_cpu_options {
-    uint32_t struct_size;           /* sizeof(clsel_cpu_options): see "Option structs" */
-    int32_t threads;                /* 0 or 1: the calling thread only (the default) */
+    uint32_t struct_size;            /* sizeof(clsel_cpu_options): see "Option structs" */
+    int32_t threads;                 /* 0 or 1: the calling thread only (the default) */
     clsel_parallel_for parallel_for; /* NULL: use `threads`                           */
-    void *pool;                     /* passed to parallel_for                        */
+    void *pool;                      /* passed to parallel_for                        */
 } clsel_cpu_options;
 
 /* One thread, no pool, and struct_size (inline, like clsel_attrs_default). */
@@ -354,8 +354,7 @@ CLSEL_API clsel_status clsel_plan_run_cpu_options(const clsel_plan *plan, const 
 CLSEL_API clsel_status clsel_select_cpu(clsel_dtype dtype, const clsel_shape *cond_shape,
                                         const void *cond, const clsel_shape *then_shape,
                                         const void *then_data, const clsel_shape *else_shape,
-                                        const void *else_data, const clsel_attrs *attrs,
-                                        void *out);
+                                        const void *else_data, const clsel_attrs *attrs, void *out);
 
 /* ---- runtime: host pointers on the best device, CPU fallback ----------------------------
  * clsel_runtime_create(CLSEL_DEVICE_AUTO) picks an OpenCL GPU or accelerator and falls
@@ -374,7 +373,11 @@ CLSEL_API clsel_status clsel_select_cpu(clsel_dtype dtype, const clsel_shape *co
  * Asking for CLSEL_DEVICE_OPENCL explicitly takes a CPU device where there is no other
  * and never falls back: it fails with CLSEL_ERROR_NO_DEVICE and a message.
  * CLSEL_DEVICE_CPU never touches OpenCL. */
-typedef enum clsel_device { CLSEL_DEVICE_AUTO = 0, CLSEL_DEVICE_CPU, CLSEL_DEVICE_OPENCL } clsel_device;
+typedef enum clsel_device {
+    CLSEL_DEVICE_AUTO = 0,
+    CLSEL_DEVICE_CPU,
+    CLSEL_DEVICE_OPENCL
+} clsel_device;
 typedef struct clsel_runtime clsel_runtime;
 
 CLSEL_API clsel_status clsel_runtime_create(clsel_device want, clsel_runtime **rt);
@@ -406,8 +409,9 @@ CLSEL_API const char *clsel_runtime_fallback_reason(const clsel_runtime *rt);
  * the device, and sends runs there only if the device was faster (unless the caller set
  * clsel_runtime_set_min_device_bytes). Safe to call from several threads at once on one
  * runtime. */
-CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
-                                         const void *then_data, const void *else_data, void *out);
+CLSEL_API clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan,
+                                         const void *cond, const void *then_data,
+                                         const void *else_data, void *out);
 
 /* Where the calling thread's last clsel_runtime_run ran (thread-local, like
  * clsel_last_error). CLSEL_RUN_RESCUED: the device failed during the run and the CPU
@@ -464,20 +468,21 @@ typedef struct clsel_device_info {
     int32_t platform_index, device_index; /* as CLSEL_PLATFORM / CLSEL_DEVICE_INDEX count */
     char platform_name[128], platform_version[128];
     char name[128], version[128], driver_version[64];
-    char type[16];                        /* "GPU", "CPU", "accelerator" or "other"      */
+    char type[16]; /* "GPU", "CPU", "accelerator" or "other"      */
     uint64_t global_mem_bytes, max_alloc_bytes;
     int32_t compute_units;
-    int32_t available;                    /* CL_DEVICE_AVAILABLE                          */
-    int32_t fp16, fp64;                   /* cl_khr_fp16 / cl_khr_fp64 (clsel needs neither) */
-    int32_t auto_choice;                  /* the device CLSEL_DEVICE_AUTO tries first (never
-                                           * a CPU device unless CLSEL_PLATFORM names it) */
+    int32_t available;   /* CL_DEVICE_AVAILABLE                          */
+    int32_t fp16, fp64;  /* cl_khr_fp16 / cl_khr_fp64 (clsel needs neither) */
+    int32_t auto_choice; /* the device CLSEL_DEVICE_AUTO tries first (never
+                          * a CPU device unless CLSEL_PLATFORM names it) */
 } clsel_device_info;
 
 /* Writes up to `capacity` entries and sets *count to the number of devices there are
  * (which may be larger: call again with more room). CLSEL_ERROR_NO_DEVICE, with the
  * reason in clsel_last_error(), when there is no OpenCL library or no platform; a
  * platform without devices gives CLSEL_SUCCESS and *count = 0. */
-CLSEL_API clsel_status clsel_list_devices(clsel_device_info *devices, int32_t capacity, int32_t *count);
+CLSEL_API clsel_status clsel_list_devices(clsel_device_info *devices, int32_t capacity,
+                                          int32_t *count);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -11,9 +11,8 @@
  *    compiles nothing. Each kernel (one per element width, number of dims and way of
  *    reading each tensor) is built once, by the first clsel_cl_enqueue that needs it, or
  *    ahead of time by clsel_cl_context_prepare_plan (at model load, say): build failures
- *    surface in whichever call builds. Nothing else is created per call; clsel_cl_context_destroy releases
- *    everything.
- *    The library never creates contexts, queues or sub-buffers of its own here.
+ *    surface in whichever call builds. Nothing else is created per call; clsel_cl_context_destroy
+ * releases everything. The library never creates contexts, queues or sub-buffers of its own here.
  *  - clsel_cl_enqueue only enqueues: no clFinish, no clWaitForEvents, no blocking call.
  *    It works on in-order and out-of-order queues. Ordering against other queues is the
  *    caller's job, through the wait list.
@@ -110,31 +109,37 @@ CLSEL_API int clsel_cl_program_cached(const clsel_cl_context *ctx);
  * command, so buffers created with a CL_MEM_HOST_* restriction take the kernels). On
  * every other device, and where the environment says CLSEL_CL_NATIVE=0, it launches
  * clsel's OpenCL kernels (docs/architecture.md). */
-typedef enum clsel_cl_path { CLSEL_CL_PATH_KERNELS = 0, CLSEL_CL_PATH_NATIVE = 1 } clsel_cl_path;
+typedef enum clsel_cl_path {
+    CLSEL_CL_PATH_KERNELS = 0,
+    CLSEL_CL_PATH_NATIVE = 1
+} clsel_cl_path;
 
 /* The path `ctx` takes (CLSEL_CL_PATH_KERNELS for NULL). */
 CLSEL_API clsel_cl_path clsel_cl_context_path(const clsel_cl_context *ctx);
 
-/* The exact OpenCL C source of clsel's kernels: one source, whose build options make one kernel of it (an element
- * width, the dims it walks and how it reads and writes each tensor; clsel_cl_plan_kernels says which a plan uses).
- * *source points into the library (valid while it is loaded; *source_size bytes, no terminating NUL needed). For
- * compiling the kernels offline and inspecting their code generation (`clsel kernels`). CLSEL_ERROR_INVALID_ARGUMENT
- * for a NULL pointer. */
+/* The exact OpenCL C source of clsel's kernels: one source, whose build options make one kernel of
+ * it (an element width, the dims it walks and how it reads and writes each tensor;
+ * clsel_cl_plan_kernels says which a plan uses). *source points into the library (valid while it is
+ * loaded; *source_size bytes, no terminating NUL needed). For compiling the kernels offline and
+ * inspecting their code generation (`clsel kernels`). CLSEL_ERROR_INVALID_ARGUMENT for a NULL
+ * pointer. */
 CLSEL_API clsel_status clsel_cl_kernel_source(const char **source, size_t *source_size);
 
-/* The kernels that clsel_cl_enqueue launches for `plan` over fresh buffers (each tensor's element [0] at offset 0 of a
- * buffer of its own), one line per kernel: its name, a space and its clBuildProgram options. Written into
- * text[text_size] (when not NULL; truncated, NUL-terminated); returns the length the text needed (like snprintf). 0 and
- * nothing written for a NULL plan or an empty output. */
+/* The kernels that clsel_cl_enqueue launches for `plan` over fresh buffers (each tensor's element
+ * [0] at offset 0 of a buffer of its own), one line per kernel: its name, a space and its
+ * clBuildProgram options. Written into text[text_size] (when not NULL; truncated, NUL-terminated);
+ * returns the length the text needed (like snprintf). 0 and nothing written for a NULL plan or an
+ * empty output. */
 CLSEL_API size_t clsel_cl_plan_kernels(const clsel_plan *plan, char *text, size_t text_size);
 
-/* How clsel's OpenCL kernels read and write a tensor (clsel_cl_access.kind): UNIFORM, one element for the whole run,
- * read once per work-item; FIXED, one element per row (its stride along the innermost dim is 0); ROWS, advancing along
- * rows, read from aligned 16-byte windows (V bytes of cond) shifted into place; DENSE, contiguous over the run from a
- * 16-byte boundary, one 16-byte access per 16 bytes; STRIDED, element by element (a stepped or reversed view, a
- * transposed one with few rows, or a buffer whose alignment is not known); TILED, a transposed input (contiguous along
- * the second innermost dim), read through tiles in local memory as 16-byte windows. The output is DENSE, ROWS or
- * STRIDED. */
+/* How clsel's OpenCL kernels read and write a tensor (clsel_cl_access.kind): UNIFORM, one element
+ * for the whole run, read once per work-item; FIXED, one element per row (its stride along the
+ * innermost dim is 0); ROWS, advancing along rows, read from aligned 16-byte windows (V bytes of
+ * cond) shifted into place; DENSE, contiguous over the run from a 16-byte boundary, one 16-byte
+ * access per 16 bytes; STRIDED, element by element (a stepped or reversed view, a transposed one
+ * with few rows, or a buffer whose alignment is not known); TILED, a transposed input (contiguous
+ * along the second innermost dim), read through tiles in local memory as 16-byte windows. The
+ * output is DENSE, ROWS or STRIDED. */
 typedef enum clsel_cl_kind {
     CLSEL_CL_UNIFORM = 0,
     CLSEL_CL_FIXED = 1,
@@ -144,22 +149,25 @@ typedef enum clsel_cl_kind {
     CLSEL_CL_TILED = 5
 } clsel_cl_kind;
 
-/* How clsel's OpenCL kernels move a plan's tensors (the kernels' path of clsel_cl_enqueue) over fresh buffers: GPUs
- * move memory best in single 16-byte accesses per work-item, which the kernels make of every tensor whose 16 bytes (V =
- * 16 / element size elements; V bytes of cond) lie in one row, or across rows in a dense tensor. For logs, `clsel
- * kernels --plan` and the benchmark; the kernels' choices may change with any release. */
+/* How clsel's OpenCL kernels move a plan's tensors (the kernels' path of clsel_cl_enqueue) over
+ * fresh buffers: GPUs move memory best in single 16-byte accesses per work-item, which the kernels
+ * make of every tensor whose 16 bytes (V = 16 / element size elements; V bytes of cond) lie in one
+ * row, or across rows in a dense tensor. For logs, `clsel kernels --plan` and the benchmark; the
+ * kernels' choices may change with any release. */
 typedef struct clsel_cl_access {
     int32_t rank;        /* the dims the kernel walks (its rank class: 1, 2, 3, 4 or 8) */
     int32_t kind[4];     /* cond, then, else, out: a clsel_cl_kind */
     double rows_crossed; /* share of the 16-byte items whose V elements cross a row */
-    double bytes[4];     /* bytes the kernels' loads and stores move per output element, per tensor (a model) */
-    double wide[4];      /* of those, the share moved by single 16-byte (cond: V-byte) accesses */
+    double bytes[4]; /* bytes the kernels' loads and stores move per output element, per tensor (a
+                        model) */
+    double wide[4];  /* of those, the share moved by single 16-byte (cond: V-byte) accesses */
 } clsel_cl_access;
 
 /* Fills *access (when not NULL) for `plan` and writes a one-line account of it into
  * text[text_size] (when not NULL; truncated, NUL-terminated); returns the length the
  * text needed (like snprintf). 0 and nothing written for a NULL plan or an empty output. */
-CLSEL_API size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, char *text, size_t text_size);
+CLSEL_API size_t clsel_cl_plan_access(const clsel_plan *plan, clsel_cl_access *access, char *text,
+                                      size_t text_size);
 
 /* The raw cl_int of the last failed OpenCL call on this thread (CL_SUCCESS when the
  * last failure was not an OpenCL call). */

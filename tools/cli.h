@@ -8,7 +8,11 @@
 
 #include "clsel.h"
 
-enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
+enum {
+    CLI_OK = 0,
+    CLI_FAILED = 1,
+    CLI_USAGE = 2
+};
 
 /* The commands: argv[0] is the command name. Each returns an exit status. */
 int cmd_run(int argc, char **argv);

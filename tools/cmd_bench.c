@@ -18,13 +18,15 @@
 #include "cli.h"
 
 static const char help[] =
-    "usage: clsel bench [--device cpu|opencl|all] [--quick] [--views] [--case NAME]... [--repeat N]\n"
+    "usage: clsel bench [--device cpu|opencl|all] [--quick] [--views] [--case NAME]... [--repeat "
+    "N]\n"
     "                   [--threads N] [--thresholds] [--json FILE]\n"
     "       clsel bench --sweep N [--seed S] [--draw mixed|broad|short] [--case sweep-K]...\n"
     "                   [--device cpu|opencl|all] [--quick]\n"
     "                   [--repeat N] [--threads N] [--json FILE]\n"
     "       clsel bench --first-call [--json FILE]\n"
-    "       clsel bench --model [--sweep N [--seed S] [--draw ...]] [--case NAME]... [--json FILE]\n\n"
+    "       clsel bench --model [--sweep N [--seed S] [--draw ...]] [--case NAME]... [--json "
+    "FILE]\n\n"
     "Times Select on the benchmark's named cases (DRAM-sized; --quick: small, a few seconds) and\n"
     "reports, per case: elements, bytes moved (STREAM convention: each input read once at\n"
     "its own size, the output written once), median and min time over --repeat runs (default\n"
@@ -64,7 +66,12 @@ static const char help[] =
     "64-128 KiB of output.\n";
 
 /* Which paths --device runs. */
-enum { DEVICE_CPU, DEVICE_OPENCL, DEVICE_ALL, DEVICES };
+enum {
+    DEVICE_CPU,
+    DEVICE_OPENCL,
+    DEVICE_ALL,
+    DEVICES
+};
 static const char *const device_names[DEVICES] = {"cpu", "opencl", "all"};
 
 /* What the options ask for: the benchmark's options and the command's own. */
@@ -89,9 +96,9 @@ typedef enum option_kind {
 typedef struct option {
     const char *name;
     option_kind kind;
-    size_t target;              /* where the value goes: offsetof(bench_command, ...) */
-    const char *value;          /* what the value is, in the messages: "--repeat needs a count ..." */
-    int64_t min, max;           /* OPTION_INT, OPTION_UINT64 */
+    size_t target;     /* where the value goes: offsetof(bench_command, ...) */
+    const char *value; /* what the value is, in the messages: "--repeat needs a count ..." */
+    int64_t min, max;  /* OPTION_INT, OPTION_UINT64 */
     const char *const *choices; /* OPTION_CHOICE */
     int choice_count;
 } option;
@@ -109,25 +116,32 @@ static const option options[] = {
     {"--device", OPTION_CHOICE, .target = offsetof(bench_command, device), .choices = device_names,
      .choice_count = DEVICES},
     {.name = "--case", .kind = OPTION_CASE},
-    {"--repeat", OPTION_INT, .target = offsetof(bench_command, o.repeat), .value = "a count", .min = 1, .max = 100000},
-    {"--sweep", OPTION_INT, .target = offsetof(bench_command, o.sweep), .value = "a pattern count", .min = 1,
-     .max = BENCH_MAX_RESULTS},
-    {"--seed", OPTION_UINT64, .target = offsetof(bench_command, o.seed), .value = "a number", .min = 0},
-    {"--draw", OPTION_CHOICE, .target = offsetof(bench_command, o.draw), .choices = bench_sweep_draw_names,
-     .choice_count = SWEEP_DRAWS},
-    {"--threads", OPTION_INT, .target = offsetof(bench_command, o.threads), .value = "a count", .min = 1, .max = 256},
+    {"--repeat", OPTION_INT, .target = offsetof(bench_command, o.repeat), .value = "a count",
+     .min = 1, .max = 100000},
+    {"--sweep", OPTION_INT, .target = offsetof(bench_command, o.sweep), .value = "a pattern count",
+     .min = 1, .max = BENCH_MAX_RESULTS},
+    {"--seed", OPTION_UINT64, .target = offsetof(bench_command, o.seed), .value = "a number",
+     .min = 0},
+    {"--draw", OPTION_CHOICE, .target = offsetof(bench_command, o.draw),
+     .choices = bench_sweep_draw_names, .choice_count = SWEEP_DRAWS},
+    {"--threads", OPTION_INT, .target = offsetof(bench_command, o.threads), .value = "a count",
+     .min = 1, .max = 256},
     {"--json", OPTION_FILE, .target = offsetof(bench_command, json), .value = "a file name"},
 };
 
 /* parse_options' answer when the command goes on to run (else it is the exit status). */
-enum { PARSED = -1 };
+enum {
+    PARSED = -1
+};
 
 static int is_case_name(const char *value)
 {
     for (size_t k = 0; k < bench_case_count; ++k)
-        if (strcmp(bench_cases[k].name, value) == 0) return 1;
+        if (strcmp(bench_cases[k].name, value) == 0)
+            return 1;
     for (size_t k = 0; k < bench_view_case_count; ++k)
-        if (strcmp(bench_view_cases[k].name, value) == 0) return 1;
+        if (strcmp(bench_view_cases[k].name, value) == 0)
+            return 1;
     return strncmp(value, "sweep-", 6) == 0 || bench_model_has_case(value);
 }
 
@@ -159,14 +173,14 @@ static int apply_option(const option *opt, const char *value, bench_command *cmd
         return PARSED;
     case OPTION_INT:
         if (cli_parse_int64(value, &n) || n < opt->min || n > opt->max)
-            return cli_usage("bench", "%s needs %s from %lld to %lld, not '%s'", opt->name, opt->value,
-                             (long long)opt->min, (long long)opt->max, shown);
+            return cli_usage("bench", "%s needs %s from %lld to %lld, not '%s'", opt->name,
+                             opt->value, (long long)opt->min, (long long)opt->max, shown);
         *(int *)target = (int)n;
         return PARSED;
     case OPTION_UINT64:
         if (cli_parse_int64(value, &n) || n < opt->min)
-            return cli_usage("bench", "%s needs %s from %lld up, not '%s'", opt->name, opt->value, (long long)opt->min,
-                             shown);
+            return cli_usage("bench", "%s needs %s from %lld up, not '%s'", opt->name, opt->value,
+                             (long long)opt->min, shown);
         *(uint64_t *)target = (uint64_t)n;
         return PARSED;
     case OPTION_CHOICE:
@@ -178,11 +192,13 @@ static int apply_option(const option *opt, const char *value, bench_command *cmd
         return bad_choice(opt, value);
     case OPTION_CASE:
         if (!value || !is_case_name(value))
-            return cli_usage("bench", "unknown case '%s' (clsel bench --help; cases: same_f32, ...)", shown);
+            return cli_usage("bench",
+                             "unknown case '%s' (clsel bench --help; cases: same_f32, ...)", shown);
         cmd->o.only[cmd->o.only_count++] = value;
         return PARSED;
     case OPTION_FILE:
-        if (!value || !*value) return cli_usage("bench", "%s needs %s", opt->name, opt->value);
+        if (!value || !*value)
+            return cli_usage("bench", "%s needs %s", opt->name, opt->value);
         *(const char **)target = value;
         return PARSED;
     }
@@ -196,13 +212,17 @@ static int parse_options(int argc, char **argv, bench_command *cmd)
         const char *value = NULL;
         for (size_t k = 0; k < sizeof options / sizeof options[0] && !opt; ++k) {
             const option *candidate = &options[k];
-            const int takes_value = candidate->kind != OPTION_HELP && candidate->kind != OPTION_FLAG;
-            if (takes_value ? cli_option(argc, argv, &i, candidate->name, &value) : strcmp(argv[i], candidate->name) == 0)
+            const int takes_value =
+                candidate->kind != OPTION_HELP && candidate->kind != OPTION_FLAG;
+            if (takes_value ? cli_option(argc, argv, &i, candidate->name, &value)
+                            : strcmp(argv[i], candidate->name) == 0)
                 opt = candidate;
         }
-        if (!opt) return cli_usage("bench", "unknown argument '%s'", argv[i]);
+        if (!opt)
+            return cli_usage("bench", "unknown argument '%s'", argv[i]);
         const int rc = apply_option(opt, value, cmd);
-        if (rc != PARSED) return rc;
+        if (rc != PARSED)
+            return rc;
     }
     return PARSED;
 }
@@ -217,7 +237,8 @@ static int json_written(bench_json_status status, const char *path)
 static int run_first_call(const char *json)
 {
     bench_first_call_report r;
-    if (bench_first_call(&r) != 0) return CLI_FAILED;
+    if (bench_first_call(&r) != 0)
+        return CLI_FAILED;
     bench_print_first_call(&r);
     return json ? json_written(bench_json_write_first_call(json, &r), json) : CLI_OK;
 }
@@ -228,16 +249,21 @@ static bench_report reports[3];
 
 static int run_sweep(bench_command *cmd)
 {
-    if (cmd->o.thresholds) return cli_usage("bench", "--sweep takes no --thresholds");
+    if (cmd->o.thresholds)
+        return cli_usage("bench", "--sweep takes no --thresholds");
     size_t count = 0;
-    int rc = bench_sweep(&cmd->o, cmd->device != DEVICE_CPU, cmd->device != DEVICE_OPENCL, reports, &count) == 0
+    int rc = bench_sweep(&cmd->o, cmd->device != DEVICE_CPU, cmd->device != DEVICE_OPENCL, reports,
+                         &count) == 0
                  ? CLI_OK
                  : CLI_FAILED;
-    if (cmd->device == DEVICE_OPENCL && (count == 0 || reports[0].kind[0] != 'o')) rc = CLI_FAILED;
+    if (cmd->device == DEVICE_OPENCL && (count == 0 || reports[0].kind[0] != 'o'))
+        rc = CLI_FAILED;
     bench_sweep_print(reports, count);
     if (cmd->json && count) {
-        const int w = json_written(bench_json_write(cmd->json, reports, count, 1, NULL, &cmd->o), cmd->json);
-        if (w != CLI_OK) rc = w;
+        const int w =
+            json_written(bench_json_write(cmd->json, reports, count, 1, NULL, &cmd->o), cmd->json);
+        if (w != CLI_OK)
+            rc = w;
     }
     return rc;
 }
@@ -253,8 +279,10 @@ static int run_named_cases(const bench_command *cmd)
         else
             failed = cmd->device == DEVICE_OPENCL;
     }
-    if (cmd->device != DEVICE_OPENCL && bench_run_cpu(o, &reports[count]) == 0) ++count;
-    for (size_t i = 0; i < count; ++i) bench_print_table(&reports[i]);
+    if (cmd->device != DEVICE_OPENCL && bench_run_cpu(o, &reports[count]) == 0)
+        ++count;
+    for (size_t i = 0; i < count; ++i)
+        bench_print_table(&reports[i]);
     static bench_thresholds_report thresholds;
     if (o->thresholds && count) {
         bench_thresholds(o, &thresholds);
@@ -262,10 +290,12 @@ static int run_named_cases(const bench_command *cmd)
     }
     int rc = failed || count == 0 ? CLI_FAILED : CLI_OK;
     if (cmd->json && count) {
-        const int w = json_written(bench_json_write(cmd->json, reports, count, cmd->device == DEVICE_ALL,
-                                                    o->thresholds ? &thresholds : NULL, o),
-                                   cmd->json);
-        if (w != CLI_OK) rc = w;
+        const int w =
+            json_written(bench_json_write(cmd->json, reports, count, cmd->device == DEVICE_ALL,
+                                          o->thresholds ? &thresholds : NULL, o),
+                         cmd->json);
+        if (w != CLI_OK)
+            rc = w;
     }
     return rc;
 }
@@ -273,30 +303,38 @@ static int run_named_cases(const bench_command *cmd)
 static int run_model(const bench_command *cmd)
 {
     static bench_model_report report;
-    if (bench_model(&cmd->o, &report) != 0) return CLI_FAILED;
+    if (bench_model(&cmd->o, &report) != 0)
+        return CLI_FAILED;
     bench_model_print(&report, &cmd->o);
     if (cmd->json && bench_model_json(cmd->json, &report, &cmd->o) != 0)
         return cli_fail("%s: cannot write", cmd->json);
     for (size_t i = 0; i < report.count; ++i)
-        if (*report.results[i].error) return CLI_FAILED;
+        if (*report.results[i].error)
+            return CLI_FAILED;
     return report.count ? CLI_OK : CLI_FAILED;
 }
 
 static int run(bench_command *cmd)
 {
-    if (cmd->first_call) return run_first_call(cmd->json);
-    if (cmd->model) return run_model(cmd);
-    if (!cmd->o.repeat) cmd->o.repeat = cmd->o.sweep ? 5 : 20;
+    if (cmd->first_call)
+        return run_first_call(cmd->json);
+    if (cmd->model)
+        return run_model(cmd);
+    if (!cmd->o.repeat)
+        cmd->o.repeat = cmd->o.sweep ? 5 : 20;
     return cmd->o.sweep ? run_sweep(cmd) : run_named_cases(cmd);
 }
 
 int cmd_bench(int argc, char **argv)
 {
-    bench_command cmd = {.o = {.threads = 1, .seed = 1, .draw = SWEEP_DRAW_MIXED}, .device = DEVICE_ALL};
+    bench_command cmd = {.o = {.threads = 1, .seed = 1, .draw = SWEEP_DRAW_MIXED},
+                         .device = DEVICE_ALL};
     cmd.o.only = calloc((size_t)argc, sizeof *cmd.o.only);
-    if (!cmd.o.only) return cli_fail("out of memory");
+    if (!cmd.o.only)
+        return cli_fail("out of memory");
     int rc = parse_options(argc, argv, &cmd);
-    if (rc == PARSED) rc = run(&cmd);
+    if (rc == PARSED)
+        rc = run(&cmd);
     free(cmd.o.only);
     return rc;
 }

@@ -25,17 +25,19 @@ static const char help[] =
     "  clang-15 -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -O3 OPTIONS \\\n"
     "        -Xclang -mlink-bitcode-file -Xclang /usr/lib/clc/nvptx64--nvidiacl.bc -S select.cl\n";
 
-
 /* --plan: the plan of the arguments after it, and its access line. */
 static int describe_plan(int argc, char **argv, int first)
 {
-    if (argc - first < 4) return cli_usage("kernels", "--plan needs a dtype and three shapes");
+    if (argc - first < 4)
+        return cli_usage("kernels", "--plan needs a dtype and three shapes");
     const clsel_dtype dtype = clsel_dtype_from_name(argv[first]);
-    if (dtype == CLSEL_DTYPE_INVALID) return cli_usage("kernels", "unknown dtype '%s'", argv[first]);
+    if (dtype == CLSEL_DTYPE_INVALID)
+        return cli_usage("kernels", "unknown dtype '%s'", argv[first]);
     clsel_shape shapes[3];
     for (int k = 0; k < 3; ++k)
         if (cli_parse_shape(argv[first + 1 + k], &shapes[k]) != 0)
-            return cli_usage("kernels", "'%s' is not a shape (2,3,4 or {2,3,4}; {} for a scalar)", argv[first + 1 + k]);
+            return cli_usage("kernels", "'%s' is not a shape (2,3,4 or {2,3,4}; {} for a scalar)",
+                             argv[first + 1 + k]);
     clsel_attrs attrs = clsel_attrs_default();
     for (int i = first + 4; i < argc; ++i) {
         const char *value = NULL;
@@ -47,17 +49,21 @@ static int describe_plan(int argc, char **argv, int first)
             if (cli_parse_cond_broadcast(value, &attrs.cond_broadcast) != 0)
                 return cli_usage("kernels", "--cond-broadcast must be one-way or bidirectional");
         } else if (cli_option(argc, argv, &i, "--axis", &value)) {
-            if (cli_parse_int64(value, &axis) != 0) return cli_usage("kernels", "--axis needs a number");
+            if (cli_parse_int64(value, &axis) != 0)
+                return cli_usage("kernels", "--axis needs a number");
             attrs.axis = axis;
         } else {
             return cli_usage("kernels", "unexpected argument '%s'", argv[i]);
         }
     }
     clsel_plan *plan = NULL;
-    const clsel_status st = clsel_plan_create(dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan);
-    if (st != CLSEL_SUCCESS) return cli_fail("%s: %s", clsel_status_string(st), clsel_last_error());
+    const clsel_status st =
+        clsel_plan_create(dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &plan);
+    if (st != CLSEL_SUCCESS)
+        return cli_fail("%s: %s", clsel_status_string(st), clsel_last_error());
     char text[2048];
-    if (clsel_cl_plan_access(plan, NULL, text, sizeof text) == 0) snprintf(text, sizeof text, "an empty output: no launch");
+    if (clsel_cl_plan_access(plan, NULL, text, sizeof text) == 0)
+        snprintf(text, sizeof text, "an empty output: no launch");
     printf("%s\n", text);
     clsel_cl_plan_kernels(plan, text, sizeof text);
     for (const char *line = text; *line;) {
@@ -77,12 +83,14 @@ int cmd_kernels(int argc, char **argv)
             fputs(help, stdout);
             return CLI_OK;
         }
-        if (strcmp(argv[i], "--plan") == 0) return describe_plan(argc, argv, i + 1);
+        if (strcmp(argv[i], "--plan") == 0)
+            return describe_plan(argc, argv, i + 1);
         return cli_usage("kernels", "unexpected argument '%s'", argv[i]);
     }
     const char *source = NULL;
     size_t size = 0;
-    if (clsel_cl_kernel_source(&source, &size) != CLSEL_SUCCESS) return cli_fail("%s", clsel_last_error());
+    if (clsel_cl_kernel_source(&source, &size) != CLSEL_SUCCESS)
+        return cli_fail("%s", clsel_last_error());
     fwrite(source, 1, size, stdout);
     return CLI_OK;
 }

@@ -59,12 +59,15 @@ static int parse_options(int argc, char **argv, run_options *o, int *done)
         }
         if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
             o->verbose = 1;
-        } else if (cli_option(argc, argv, &i, "-o", &value) || cli_option(argc, argv, &i, "--output", &value)) {
-            if (!value || !*value) return cli_usage("run", "%s needs a file name", arg);
+        } else if (cli_option(argc, argv, &i, "-o", &value) ||
+                   cli_option(argc, argv, &i, "--output", &value)) {
+            if (!value || !*value)
+                return cli_usage("run", "%s needs a file name", arg);
             o->output = value;
         } else if (cli_option(argc, argv, &i, "--broadcast", &value)) {
             if (cli_parse_broadcast(value, &o->attrs.broadcast))
-                return cli_usage("run", "--broadcast must be numpy, none (or explicit) or pdpd, not '%s'",
+                return cli_usage("run",
+                                 "--broadcast must be numpy, none (or explicit) or pdpd, not '%s'",
                                  value ? value : "");
         } else if (cli_option(argc, argv, &i, "--axis", &value)) {
             if (cli_parse_int64(value, &o->attrs.axis))
@@ -72,14 +75,17 @@ static int parse_options(int argc, char **argv, run_options *o, int *done)
             o->axis_given = 1;
         } else if (cli_option(argc, argv, &i, "--cond-broadcast", &value)) {
             if (cli_parse_cond_broadcast(value, &o->attrs.cond_broadcast))
-                return cli_usage("run", "--cond-broadcast must be one-way or bidirectional, not '%s'",
+                return cli_usage("run",
+                                 "--cond-broadcast must be one-way or bidirectional, not '%s'",
                                  value ? value : "");
         } else if (cli_option(argc, argv, &i, "--device", &value)) {
             if (cli_parse_device(value, &o->device))
-                return cli_usage("run", "--device must be auto, cpu or opencl, not '%s'", value ? value : "");
+                return cli_usage("run", "--device must be auto, cpu or opencl, not '%s'",
+                                 value ? value : "");
         } else if (cli_option(argc, argv, &i, "--threads", &value)) {
             if (cli_parse_int64(value, &o->threads) || o->threads < 0 || o->threads > 4096)
-                return cli_usage("run", "--threads needs an integer from 0 to 4096, not '%s'", value ? value : "");
+                return cli_usage("run", "--threads needs an integer from 0 to 4096, not '%s'",
+                                 value ? value : "");
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage("run", "unknown option '%s'", arg);
         } else if (positional < 3) {
@@ -88,8 +94,10 @@ static int parse_options(int argc, char **argv, run_options *o, int *done)
             return cli_usage("run", "too many files: '%s' (COND THEN ELSE and -o OUT)", arg);
         }
     }
-    if (positional < 3) return cli_usage("run", "needs three input files: COND.npy THEN.npy ELSE.npy");
-    if (!o->output) return cli_usage("run", "missing -o OUT.npy");
+    if (positional < 3)
+        return cli_usage("run", "needs three input files: COND.npy THEN.npy ELSE.npy");
+    if (!o->output)
+        return cli_usage("run", "missing -o OUT.npy");
     if (o->axis_given && o->attrs.broadcast != CLSEL_BROADCAST_PDPD)
         return cli_usage("run", "--axis applies to --broadcast pdpd only");
     return CLI_OK;
@@ -105,9 +113,11 @@ static const char *mode_name(const clsel_attrs *a)
 static int write_output(const char *path, const npy_array *result)
 {
     char err[512], tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp) return cli_fail("%s: name too long", path);
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
+        return cli_fail("%s: name too long", path);
     int fd = mkstemp(tmp);
-    if (fd < 0) return cli_fail("%s: cannot create a file there: %s", path, strerror(errno));
+    if (fd < 0)
+        return cli_fail("%s: cannot create a file there: %s", path, strerror(errno));
     mode_t mask = umask(0); /* mkstemp makes 0600; give the result the usual 0666 & ~umask */
     umask(mask);
     fchmod(fd, 0666 & ~mask);
@@ -142,24 +152,28 @@ static int run_select(const run_options *o, npy_array in[3])
 {
     static const char *const names[3] = {"cond", "then", "else"};
     char shapes[3][CLI_SHAPE_TEXT_MAX], out_text[CLI_SHAPE_TEXT_MAX];
-    for (int k = 0; k < 3; ++k) cli_shape_text(&in[k].shape, shapes[k]);
+    for (int k = 0; k < 3; ++k)
+        cli_shape_text(&in[k].shape, shapes[k]);
     clsel_status st = clsel_check_dtypes(in[0].dtype, in[1].dtype, in[2].dtype);
     if (st != CLSEL_SUCCESS)
-        return cli_fail("%s: %s (cond %s, then %s, else %s)", clsel_status_string(st), clsel_last_error(),
-                        o->inputs[0], o->inputs[1], o->inputs[2]);
+        return cli_fail("%s: %s (cond %s, then %s, else %s)", clsel_status_string(st),
+                        clsel_last_error(), o->inputs[0], o->inputs[1], o->inputs[2]);
     /* Fortran-order inputs are read where they lie: their strides, first axis fastest. */
     clsel_strides strides = clsel_strides_default();
     for (int k = 0; k < 3; ++k) {
-        if (!in[k].fortran_order || in[k].bytes == 0) continue; /* an empty array: no strides to give */
+        if (!in[k].fortran_order || in[k].bytes == 0)
+            continue; /* an empty array: no strides to give */
         strides.strided |= CLSEL_STRIDED(k);
         int64_t step = 1;
-        for (int32_t a = 0; a < in[k].shape.rank; step *= in[k].shape.dims[a], ++a) strides.strides[k][a] = step;
+        for (int32_t a = 0; a < in[k].shape.rank; step *= in[k].shape.dims[a], ++a)
+            strides.strides[k][a] = step;
     }
     clsel_plan *plan = NULL;
-    st = clsel_plan_create_strided(in[1].dtype, &in[0].shape, &in[1].shape, &in[2].shape, &o->attrs, &strides, &plan);
+    st = clsel_plan_create_strided(in[1].dtype, &in[0].shape, &in[1].shape, &in[2].shape, &o->attrs,
+                                   &strides, &plan);
     if (st != CLSEL_SUCCESS)
-        return cli_fail("%s: %s [cond %s, then %s, else %s]", clsel_status_string(st), clsel_last_error(),
-                        o->inputs[0], o->inputs[1], o->inputs[2]);
+        return cli_fail("%s: %s [cond %s, then %s, else %s]", clsel_status_string(st),
+                        clsel_last_error(), o->inputs[0], o->inputs[1], o->inputs[2]);
     clsel_runtime *rt = NULL;
     st = clsel_runtime_create(o->device, &rt);
     if (st != CLSEL_SUCCESS) {
@@ -167,7 +181,8 @@ static int run_select(const run_options *o, npy_array in[3])
         return cli_fail("--device %s: %s: %s", o->device == CLSEL_DEVICE_OPENCL ? "opencl" : "auto",
                         clsel_status_string(st), clsel_last_error());
     }
-    if (o->device == CLSEL_DEVICE_OPENCL) clsel_runtime_set_min_device_bytes(rt, 0); /* asked for by name */
+    if (o->device == CLSEL_DEVICE_OPENCL)
+        clsel_runtime_set_min_device_bytes(rt, 0); /* asked for by name */
     clsel_runtime_set_cpu_threads(rt, (int32_t)o->threads);
     npy_array result;
     memset(&result, 0, sizeof result);
@@ -181,18 +196,21 @@ static int run_select(const run_options *o, npy_array in[3])
                      : CLSEL_ERROR_OUT_OF_MEMORY;
     double elapsed = seconds_now() - start;
     if (st != CLSEL_SUCCESS) {
-        rc = cli_fail("%s: %s", clsel_status_string(st), result.data ? clsel_last_error() : "no memory for the output");
+        rc = cli_fail("%s: %s", clsel_status_string(st),
+                      result.data ? clsel_last_error() : "no memory for the output");
     } else {
         if (o->verbose) {
             fprintf(stderr, "clsel run: device %s (%s)%s%s\n", clsel_runtime_device_name(rt),
                     clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL ? "OpenCL" : "CPU path",
-                    *clsel_runtime_fallback_reason(rt) ? "; no OpenCL: " : "", clsel_runtime_fallback_reason(rt));
+                    *clsel_runtime_fallback_reason(rt) ? "; no OpenCL: " : "",
+                    clsel_runtime_fallback_reason(rt));
             for (int k = 0; k < 3; ++k)
-                fprintf(stderr, "clsel run: %s %s %s (%s)\n", names[k], shapes[k], clsel_dtype_name(in[k].dtype),
-                        o->inputs[k]);
-            fprintf(stderr, "clsel run: out %s %s, %s broadcast, %.3f ms (upload, select, download)\n",
-                    cli_shape_text(&result.shape, out_text), clsel_dtype_name(result.dtype), mode_name(&o->attrs),
-                    elapsed * 1e3);
+                fprintf(stderr, "clsel run: %s %s %s (%s)\n", names[k], shapes[k],
+                        clsel_dtype_name(in[k].dtype), o->inputs[k]);
+            fprintf(stderr,
+                    "clsel run: out %s %s, %s broadcast, %.3f ms (upload, select, download)\n",
+                    cli_shape_text(&result.shape, out_text), clsel_dtype_name(result.dtype),
+                    mode_name(&o->attrs), elapsed * 1e3);
         }
         rc = write_output(o->output, &result);
     }
@@ -207,13 +225,17 @@ int cmd_run(int argc, char **argv)
     run_options o;
     int done = 0;
     int rc = parse_options(argc, argv, &o, &done);
-    if (rc != CLI_OK || done) return rc;
+    if (rc != CLI_OK || done)
+        return rc;
     npy_array in[3];
     memset(in, 0, sizeof in);
     char err[512];
     for (int k = 0; k < 3 && rc == CLI_OK; ++k)
-        if (npy_read(o.inputs[k], &in[k], err, sizeof err) != 0) rc = cli_fail("%s", err);
-    if (rc == CLI_OK) rc = run_select(&o, in);
-    for (int k = 0; k < 3; ++k) npy_free(&in[k]);
+        if (npy_read(o.inputs[k], &in[k], err, sizeof err) != 0)
+            rc = cli_fail("%s", err);
+    if (rc == CLI_OK)
+        rc = run_select(&o, in);
+    for (int k = 0; k < 3; ++k)
+        npy_free(&in[k]);
     return rc;
 }

@@ -17,8 +17,10 @@ typedef struct example {
 static void print_tensor(FILE *out, const clsel_shape *s, const void *data, int is_cond)
 {
     int64_t count = 1, index[CLSEL_MAX_RANK] = {0};
-    for (int d = 0; d < s->rank; ++d) count *= s->dims[d];
-    for (int d = 0; d < s->rank; ++d) fputc('[', out);
+    for (int d = 0; d < s->rank; ++d)
+        count *= s->dims[d];
+    for (int d = 0; d < s->rank; ++d)
+        fputc('[', out);
     for (int64_t i = 0; i < count; ++i) {
         if (is_cond)
             fputs(((const uint8_t *)data)[i] ? "T" : "F", out);
@@ -26,22 +28,26 @@ static void print_tensor(FILE *out, const clsel_shape *s, const void *data, int 
             fprintf(out, "%d", (int)((const int32_t *)data)[i]);
         int closed = 0;
         for (int d = s->rank - 1; d >= 0; --d) {
-            if (++index[d] < s->dims[d]) break;
+            if (++index[d] < s->dims[d])
+                break;
             index[d] = 0;
             fputc(']', out);
             ++closed;
         }
         if (i + 1 < count) {
             fputs(", ", out);
-            for (int k = 0; k < closed; ++k) fputc('[', out);
+            for (int k = 0; k < closed; ++k)
+                fputc('[', out);
         }
     }
     if (count == 0)
-        for (int d = 0; d < s->rank; ++d) fputc(']', out);
+        for (int d = 0; d < s->rank; ++d)
+            fputc(']', out);
     fputc('\n', out);
 }
 
-static void print_labelled(FILE *out, const char *label, const clsel_shape *s, const void *data, int is_cond)
+static void print_labelled(FILE *out, const char *label, const clsel_shape *s, const void *data,
+                           int is_cond)
 {
     char dims[CLI_SHAPE_TEXT_MAX];
     fprintf(out, "  %-4s %-9s %-8s ", label, cli_shape_text(s, dims), is_cond ? "boolean" : "i32");
@@ -51,10 +57,13 @@ static void print_labelled(FILE *out, const char *label, const clsel_shape *s, c
 static int run_example(clsel_runtime *rt, const example *ex, FILE *out)
 {
     clsel_plan *plan = NULL;
-    clsel_status st = clsel_plan_create(CLSEL_I32, &ex->shape[0], &ex->shape[1], &ex->shape[2], &ex->attrs, &plan);
+    clsel_status st = clsel_plan_create(CLSEL_I32, &ex->shape[0], &ex->shape[1], &ex->shape[2],
+                                        &ex->attrs, &plan);
     int32_t result[64];
-    if (st == CLSEL_SUCCESS && clsel_plan_output_count(plan) > 64) st = CLSEL_ERROR_INVALID_SHAPE;
-    if (st == CLSEL_SUCCESS) st = clsel_runtime_run(rt, plan, ex->cond, ex->then_data, ex->else_data, result);
+    if (st == CLSEL_SUCCESS && clsel_plan_output_count(plan) > 64)
+        st = CLSEL_ERROR_INVALID_SHAPE;
+    if (st == CLSEL_SUCCESS)
+        st = clsel_runtime_run(rt, plan, ex->cond, ex->then_data, ex->else_data, result);
     if (st != CLSEL_SUCCESS) {
         cli_fail("demo: %s: %s: %s", ex->title, clsel_status_string(st), clsel_last_error());
         clsel_plan_destroy(plan);
@@ -80,26 +89,41 @@ static int demo_run(clsel_device device, FILE *out)
 
     example examples[3];
     memset(examples, 0, sizeof examples);
-    examples[0] = (example){"Select-1 example (numpy, same shapes)", clsel_attrs_default(),
-                            {{2, {3, 2}}, {2, {3, 2}}, {2, {3, 2}}}, spec_cond, spec_then, spec_else};
-    examples[1] = (example){"numpy broadcast: scalar else (masked fill)", clsel_attrs_default(),
-                            {{2, {2, 4}}, {2, {2, 4}}, {0, {0}}}, mask_cond, mask_then, mask_else};
+    examples[0] = (example){"Select-1 example (numpy, same shapes)",
+                            clsel_attrs_default(),
+                            {{2, {3, 2}}, {2, {3, 2}}, {2, {3, 2}}},
+                            spec_cond,
+                            spec_then,
+                            spec_else};
+    examples[1] = (example){"numpy broadcast: scalar else (masked fill)",
+                            clsel_attrs_default(),
+                            {{2, {2, 4}}, {2, {2, 4}}, {0, {0}}},
+                            mask_cond,
+                            mask_then,
+                            mask_else};
     clsel_attrs pdpd = clsel_attrs_default();
     pdpd.broadcast = CLSEL_BROADCAST_PDPD;
     pdpd.axis = 0;
-    examples[2] = (example){"pdpd broadcast, axis 0: cond {2} and else {2} pick whole rows of then {2,3}", pdpd,
-                            {{1, {2}}, {2, {2, 3}}, {1, {2}}}, rows_cond, rows_then, rows_else};
+    examples[2] =
+        (example){"pdpd broadcast, axis 0: cond {2} and else {2} pick whole rows of then {2,3}",
+                  pdpd,
+                  {{1, {2}}, {2, {2, 3}}, {1, {2}}},
+                  rows_cond,
+                  rows_then,
+                  rows_else};
 
     clsel_runtime *rt = NULL;
     clsel_status st = clsel_runtime_create(device, &rt);
-    if (st != CLSEL_SUCCESS) return cli_fail("demo: %s: %s", clsel_status_string(st), clsel_last_error());
+    if (st != CLSEL_SUCCESS)
+        return cli_fail("demo: %s: %s", clsel_status_string(st), clsel_last_error());
     fprintf(out, "clsel %s: out = cond ? then : else\n", clsel_version());
     fprintf(out, "device: %s (%s)\n", clsel_runtime_device_name(rt),
             clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL ? "OpenCL" : "CPU path");
     if (*clsel_runtime_fallback_reason(rt))
         fprintf(out, "  (no OpenCL: %s)\n", clsel_runtime_fallback_reason(rt));
     int failed = 0;
-    for (int i = 0; i < 3; ++i) failed |= run_example(rt, &examples[i], out);
+    for (int i = 0; i < 3; ++i)
+        failed |= run_example(rt, &examples[i], out);
     clsel_runtime_destroy(rt);
     return failed ? CLI_FAILED : CLI_OK;
 }
@@ -121,7 +145,8 @@ int cmd_demo(int argc, char **argv)
         if (!cli_option(argc, argv, &i, "--device", &value))
             return cli_usage("demo", "unknown argument '%s'", argv[i]);
         if (cli_parse_device(value, &device))
-            return cli_usage("demo", "--device must be auto, cpu or opencl, not '%s'", value ? value : "");
+            return cli_usage("demo", "--device must be auto, cpu or opencl, not '%s'",
+                             value ? value : "");
     }
     return demo_run(device, stdout);
 }

@@ -13,7 +13,8 @@ static const struct command {
     {"demo", cmd_demo, "run Select-1's example and two broadcast examples, and show them"},
     {"devices", cmd_devices, "list the OpenCL platforms and devices, and the one clsel would use"},
     {"bench", cmd_bench, "time Select against the device's copy bandwidth on the named cases"},
-    {"kernels", cmd_kernels, "print the OpenCL C source (or build options) of one of clsel's programs"},
+    {"kernels", cmd_kernels,
+     "print the OpenCL C source (or build options) of one of clsel's programs"},
 };
 
 static void print_help(void)
@@ -42,7 +43,8 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "clsel: unknown command '%s'\nTry 'clsel --help'.\n", argv[1]);
     return CLI_USAGE;
 }

@@ -31,18 +31,24 @@ clsel_status clsel_set_allocator(const clsel_allocator *allocator)
     return CLSEL_SUCCESS;
 }
 
-void *clsel_priv_malloc(size_t size) { return current.allocate(current.user, size ? size : 1); }
+void *clsel_priv_malloc(size_t size)
+{
+    return current.allocate(current.user, size ? size : 1);
+}
 
 void *clsel_priv_calloc(size_t count, size_t size)
 {
-    if (size && count > SIZE_MAX / size) return NULL;
+    if (size && count > SIZE_MAX / size)
+        return NULL;
     const size_t bytes = count * size;
     void *p = clsel_priv_malloc(bytes);
-    if (p) memset(p, 0, bytes);
+    if (p)
+        memset(p, 0, bytes);
     return p;
 }
 
 void clsel_priv_free(void *p)
 {
-    if (p) current.release(current.user, p);
+    if (p)
+        current.release(current.user, p);
 }

@@ -1,5 +1,5 @@
-/* alloc.h - every host allocation of the library goes through here, and from here through the allocator the caller
- * installed with clsel_set_allocator (malloc/free by default). */
+/* alloc.h - every host allocation of the library goes through here, and from here through the
+ * allocator the caller installed with clsel_set_allocator (malloc/free by default). */
 #ifndef CLSEL_HOST_ALLOC_H
 #define CLSEL_HOST_ALLOC_H
 

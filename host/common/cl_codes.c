@@ -1,5 +1,5 @@
-/* cl_codes.c - the OpenCL status code names, by -code (the numbers of the Khronos cl.h, written out so that older
- * headers without the newest codes still build this). */
+/* cl_codes.c - the OpenCL status code names, by -code (the numbers of the Khronos cl.h, written out
+ * so that older headers without the newest codes still build this). */
 #include "common/cl_codes.h"
 
 #include <stddef.h>
@@ -73,6 +73,7 @@ static const char *const code_names[] = {
 const char *clsel_priv_cl_code_name(int32_t code)
 {
     const int64_t c = -(int64_t)code;
-    if (c >= 0 && c < (int64_t)(sizeof code_names / sizeof *code_names) && code_names[c]) return code_names[c];
+    if (c >= 0 && c < (int64_t)(sizeof code_names / sizeof *code_names) && code_names[c])
+        return code_names[c];
     return code == -1001 ? "CL_PLATFORM_NOT_FOUND_KHR" : "unknown OpenCL error";
 }

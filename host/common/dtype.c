@@ -27,9 +27,15 @@ static const struct {
 
 #define DTYPE_COUNT (sizeof dtype_table / sizeof dtype_table[0])
 
-static int dtype_valid(clsel_dtype t) { return (unsigned)t > 0 && (unsigned)t < DTYPE_COUNT; }
+static int dtype_valid(clsel_dtype t)
+{
+    return (unsigned)t > 0 && (unsigned)t < DTYPE_COUNT;
+}
 
-size_t clsel_dtype_size(clsel_dtype t) { return dtype_valid(t) ? dtype_table[t].size : 0; }
+size_t clsel_dtype_size(clsel_dtype t)
+{
+    return dtype_valid(t) ? dtype_table[t].size : 0;
+}
 
 const char *clsel_dtype_name(clsel_dtype t)
 {
@@ -38,7 +44,8 @@ const char *clsel_dtype_name(clsel_dtype t)
 
 clsel_dtype clsel_dtype_from_name(const char *name)
 {
-    if (!name) return CLSEL_DTYPE_INVALID;
+    if (!name)
+        return CLSEL_DTYPE_INVALID;
     for (unsigned t = 1; t < DTYPE_COUNT; ++t)
         if (strcmp(name, dtype_table[t].name) == 0 || strcmp(name, dtype_table[t].alias) == 0)
             return (clsel_dtype)t;
@@ -49,15 +56,16 @@ clsel_status clsel_check_dtypes(clsel_dtype cond, clsel_dtype then_dtype, clsel_
 {
     if (!dtype_valid(then_dtype) || !dtype_valid(else_dtype))
         return clsel_priv_fail(CLSEL_ERROR_INVALID_DTYPE,
-                          "unknown dtype: then is %d (%s), else is %d (%s)", (int)then_dtype,
-                          clsel_dtype_name(then_dtype), (int)else_dtype, clsel_dtype_name(else_dtype));
+                               "unknown dtype: then is %d (%s), else is %d (%s)", (int)then_dtype,
+                               clsel_dtype_name(then_dtype), (int)else_dtype,
+                               clsel_dtype_name(else_dtype));
     if (cond != CLSEL_BOOLEAN && cond != CLSEL_U8)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_DTYPE,
-                          "cond must be boolean or u8 (one byte, nonzero = true), not %s",
-                          clsel_dtype_name(cond));
+                               "cond must be boolean or u8 (one byte, nonzero = true), not %s",
+                               clsel_dtype_name(cond));
     if (then_dtype != else_dtype)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_DTYPE,
-                          "then and else must have the same dtype: then is %s, else is %s",
-                          clsel_dtype_name(then_dtype), clsel_dtype_name(else_dtype));
+                               "then and else must have the same dtype: then is %s, else is %s",
+                               clsel_dtype_name(then_dtype), clsel_dtype_name(else_dtype));
     return CLSEL_SUCCESS;
 }

@@ -25,13 +25,20 @@ static const char *const status_strings[] = {
 const char *clsel_status_string(clsel_status s)
 {
     const size_t n = sizeof status_strings / sizeof *status_strings;
-    if ((size_t)s >= n || !status_strings[s]) return "unknown status";
+    if ((size_t)s >= n || !status_strings[s])
+        return "unknown status";
     return status_strings[s];
 }
 
-const char *clsel_last_error(void) { return last_message; }
+const char *clsel_last_error(void)
+{
+    return last_message;
+}
 
-int32_t clsel_priv_last_cl_code(void) { return last_cl_code; }
+int32_t clsel_priv_last_cl_code(void)
+{
+    return last_cl_code;
+}
 
 clsel_status clsel_priv_fail(clsel_status status, const char *fmt, ...)
 {
@@ -50,8 +57,8 @@ clsel_status clsel_priv_fail_cl(clsel_status status, int32_t cl_code, const char
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    snprintf(last_message, sizeof last_message, "%s: %s (%d)", what, clsel_priv_cl_code_name(cl_code),
-             (int)cl_code);
+    snprintf(last_message, sizeof last_message, "%s: %s (%d)", what,
+             clsel_priv_cl_code_name(cl_code), (int)cl_code);
     last_cl_code = cl_code;
     return status;
 }
@@ -61,12 +68,15 @@ const char *clsel_priv_shape_text(const clsel_shape *shape, char buf[CLSEL_SHAPE
     size_t used = 0;
     buf[used++] = '{';
     int32_t rank = shape->rank;
-    if (rank < 0) rank = 0;
-    if (rank > CLSEL_MAX_RANK) rank = CLSEL_MAX_RANK;
+    if (rank < 0)
+        rank = 0;
+    if (rank > CLSEL_MAX_RANK)
+        rank = CLSEL_MAX_RANK;
     for (int32_t d = 0; d < rank; ++d) {
         int n = snprintf(buf + used, CLSEL_SHAPE_TEXT_MAX - used, d ? ",%lld" : "%lld",
                          (long long)shape->dims[d]);
-        if (n > 0) used += (size_t)n;
+        if (n > 0)
+            used += (size_t)n;
     }
     buf[used++] = '}';
     buf[used] = '\0';

@@ -1,5 +1,5 @@
-/* options.h - reading the public option structs (clsel_attrs, clsel_cpu_options), which begin with the caller's
- * struct_size so that fields can be added without breaking the ABI. */
+/* options.h - reading the public option structs (clsel_attrs, clsel_cpu_options), which begin with
+ * the caller's struct_size so that fields can be added without breaking the ABI. */
 #ifndef CLSEL_HOST_OPTIONS_H
 #define CLSEL_HOST_OPTIONS_H
 
@@ -15,11 +15,13 @@ typedef struct options_type {
     size_t known_size;    /* the size this library was built with */
 } options_type;
 
-/* Copies the caller's struct `given` (whose first field is a uint32_t struct_size) over `out`, which holds the
- * library's defaults and is type->known_size bytes: fields the caller's (older) struct lacks keep their defaults. A
- * struct from a newer header is accepted when every byte past the fields this library knows is zero (new fields' zero
- * is always their default). INVALID_ARGUMENT, naming the sizes, for a struct_size below the first version's (a struct
- * not started from the defaults function) or for unknown fields that are set. NULL `given` leaves the defaults. */
+/* Copies the caller's struct `given` (whose first field is a uint32_t struct_size) over `out`,
+ * which holds the library's defaults and is type->known_size bytes: fields the caller's (older)
+ * struct lacks keep their defaults. A struct from a newer header is accepted when every byte past
+ * the fields this library knows is zero (new fields' zero is always their default).
+ * INVALID_ARGUMENT, naming the sizes, for a struct_size below the first version's (a struct not
+ * started from the defaults function) or for unknown fields that are set. NULL `given` leaves the
+ * defaults. */
 clsel_status clsel_priv_options_read(const options_type *type, const void *given, void *out);
 
 #endif

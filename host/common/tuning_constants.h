@@ -1,7 +1,8 @@
-/* tuning_constants.h - every size and threshold the library tunes, in one place: the defaults that the knobs of
- * tuning.h override, and the thresholds no knob reaches. Each line says what the value decides; docs/tuning.md keeps
- * why and the measurement behind it, or says "not measured". Equal values (the blocks and the gather buffer, the two
- * 8 MiB thresholds) are separate choices with separate names. */
+/* tuning_constants.h - every size and threshold the library tunes, in one place: the defaults that
+ * the knobs of tuning.h override, and the thresholds no knob reaches. Each line says what the value
+ * decides; docs/tuning.md keeps why and the measurement behind it, or says "not measured". Equal
+ * values (the blocks and the gather buffer, the two 8 MiB thresholds) are separate choices with
+ * separate names. */
 #ifndef CLSEL_HOST_TUNING_CONSTANTS_H
 #define CLSEL_HOST_TUNING_CONSTANTS_H
 
@@ -9,81 +10,95 @@
 
 /* ---- CPU path: blocks and rows (host/cpu/cpu_walk.c, cpu_blocks.c) ---- */
 
-/* Output bytes a block aims at (knob CLSEL_PRIV_KNOB_BLOCK_ELEMENTS): 1.12x on the sweep's slowest patterns against
- * 8 KiB, as the prefetcher follows longer stretches. */
+/* Output bytes a block aims at (knob CLSEL_PRIV_KNOB_BLOCK_ELEMENTS): 1.12x on the sweep's slowest
+ * patterns against 8 KiB, as the prefetcher follows longer stretches. */
 #define CPU_BLOCK_BYTES 65536
 /* The one stack buffer that a block's gathered inputs share. */
 #define CPU_GATHER_BYTES 65536
-/* Rows this long are walked a row per piece, shorter ones gathered (knob CLSEL_PRIV_KNOB_LONG_ROW). */
+/* Rows this long are walked a row per piece, shorter ones gathered (knob CLSEL_PRIV_KNOB_LONG_ROW).
+ */
 #define CPU_LONG_ROW_BYTES 1024
 /* Pieces of long rows (nothing gathered) may be this long, so that a long row is fewer calls. */
 #define CPU_ROW_PIECE_BYTES ((int64_t)1 << 20)
 /* Long rows are walked in chunks of this many output bytes when a row holds two. */
 #define CPU_TILE_BYTES 8192
-/* ...but only when an input's row would leave the last-level cache before a later row reads it again. */
+/* ...but only when an input's row would leave the last-level cache before a later row reads it
+ * again. */
 #define CPU_TILE_MIN_REUSE_BYTES ((uint64_t)8 << 20)
-/* An input laid across the output's rows (transposed) is walked in tiles: chunks of dim 0 of this many output bytes
- * (or the largest divisor of the dim below it) by this many rows (a line of one-byte cond elements). */
+/* An input laid across the output's rows (transposed) is walked in tiles: chunks of dim 0 of this
+ * many output bytes (or the largest divisor of the dim below it) by this many rows (a line of
+ * one-byte cond elements). */
 #define CPU_TRANSPOSE_CHUNK_BYTES 256
 #define CPU_TRANSPOSE_TILE_ROWS 64
 /* The cache line: an input that steps this far along a row reads a line per element. */
 #define CPU_CACHE_LINE_BYTES 64
-/* Outputs this large are written past the caches (non-temporal stores): a third less traffic. A fixed size, as
- * virtual machines report the host's cache. */
+/* Outputs this large are written past the caches (non-temporal stores): a third less traffic. A
+ * fixed size, as virtual machines report the host's cache. */
 #define CPU_STREAM_MIN_BYTES ((uint64_t)8 << 20)
 
 /* ---- CPU path: gathers (host/cpu/cpu_gather.c, cpu_blocks.c) ---- */
 
-/* An output dense only along rows shorter than this (padded or sliced short rows, a strided innermost dim) is written
- * through the gather buffer and scattered per block; longer rows are blocks of their own, one row loop call each. */
+/* An output dense only along rows shorter than this (padded or sliced short rows, a strided
+ * innermost dim) is written through the gather buffer and scattered per block; longer rows are
+ * blocks of their own, one row loop call each. */
 #define CPU_SCATTER_BELOW_ROW_BYTES 64
 
-/* Output bytes of one period that a shuffle table covers (32 pieces of 16 bytes): built per input per walk. */
+/* Output bytes of one period that a shuffle table covers (32 pieces of 16 bytes): built per input
+ * per walk. */
 #define CPU_TABLE_BYTES 512
 #define CPU_SHUFFLE_PIECES (CPU_TABLE_BYTES / 16)
 /* Runs this long stay runs, never shuffled. */
 #define CPU_TABLE_BELOW_RUN_BYTES 64
-/* The walk's cost model: a gather costs a wide move per run and per this many bytes; a level goes first only when it
- * saves this many times what the best so far saves. */
+/* The walk's cost model: a gather costs a wide move per run and per this many bytes; a level goes
+ * first only when it saves this many times what the best so far saves. */
 #define CPU_GATHER_MOVE_BYTES 32.0
 #define CPU_ORDER_MARGIN 1.01
 
 /* ---- CPU path: threads (host/cpu/cpu_run.c) ---- */
 
-/* Library threads start only for runs that move this much (they cost 200-250 us to start and join). */
+/* Library threads start only for runs that move this much (they cost 200-250 us to start and join).
+ */
 #define CPU_THREADS_MIN_BYTES ((uint64_t)32 << 20)
 /* A caller's pool splits runs of at least this many output elements... */
 #define CPU_PARALLEL_MIN_ELEMENTS (1 << 16)
 /* ...into pieces of at least this many, at most CPU_POOL_MAX_PIECES of them. */
 #define CPU_POOL_PIECE_ELEMENTS (1 << 16)
 #define CPU_POOL_MAX_PIECES 256
-/* Boxes (plan_iter.h) per library thread, so that short boxes at the ends of the split dim even out. */
+/* Boxes (plan_iter.h) per library thread, so that short boxes at the ends of the split dim even
+ * out. */
 #define CPU_THREAD_BOXES 4
 /* The most threads one run starts: a bound on stack arrays. */
 #define CPU_MAX_THREADS 256
 
 /* ---- OpenCL (host/opencl/cl_launch.c, cl_context.c) ---- */
 
-/* Output elements per launch at most (knob CLSEL_PRIV_KNOB_PIECE_ELEMENTS), and the most consecutive elements a
- * launch touches of any tensor, so that the kernels' 32-bit index math holds; a multiple of 64 elements, so that
- * consecutive pieces keep the first one's alignment. */
+/* Output elements per launch at most (knob CLSEL_PRIV_KNOB_PIECE_ELEMENTS), and the most
+ * consecutive elements a launch touches of any tensor, so that the kernels' 32-bit index math
+ * holds; a multiple of 64 elements, so that consecutive pieces keep the first one's alignment. */
 #define CL_PIECE_MAX_ELEMENTS (((int64_t)INT32_MAX / 64 - 1) * 64)
 /* Work-group size, or the largest power of two below it that the device and every kernel allow. */
 #define CL_GROUP_ITEMS 256
 /* 16-byte items per work-item, by element width (1, 2, 4, 8 bytes): docs/tuning.md. */
-#define CL_ITEMS_BY_WIDTH {4, 4, 4, 4}
-/* Transposed inputs go through tiles in local memory (CLSEL_READ_TILED) where the launch has at least this many rows
- * (its dim 1): fewer would leave most of a tile's CLSEL_TILE_ROWS rows idle. docs/tuning.md. */
+#define CL_ITEMS_BY_WIDTH \
+    {                     \
+        4, 4, 4, 4        \
+    }
+/* Transposed inputs go through tiles in local memory (CLSEL_READ_TILED) where the launch has at
+ * least this many rows (its dim 1): fewer would leave most of a tile's CLSEL_TILE_ROWS rows idle.
+ * docs/tuning.md. */
 #define CL_TILE_MIN_ROWS 16
 
-/* ---- the runtime (host/runtime/; CLSEL_RUNTIME_MIN_DEVICE_BYTES is public, include/clsel.h) ---- */
+/* ---- the runtime (host/runtime/; CLSEL_RUNTIME_MIN_DEVICE_BYTES is public, include/clsel.h) ----
+ */
 
-/* Device runs copy host data through output chunks of at most this many bytes (PoCL faults fresh buffers in)... */
+/* Device runs copy host data through output chunks of at most this many bytes (PoCL faults fresh
+ * buffers in)... */
 #define RUNTIME_CHUNK_MAX_BYTES ((uint64_t)4 << 20)
 /* ...in two sets of four tensors, each at most a sixteenth of the device's memory. */
 #define RUNTIME_CHUNK_SETS 2
 #define RUNTIME_CHUNK_MEMORY_SHARE 16
-/* AUTO on a discrete device times both paths on this many u8 elements, keeping the best of this many runs. */
+/* AUTO on a discrete device times both paths on this many u8 elements, keeping the best of this
+ * many runs. */
 #define RUNTIME_CALIBRATION_ELEMENTS ((int64_t)8 << 20)
 #define RUNTIME_CALIBRATION_RUNS 2
 

@@ -1,9 +1,11 @@
-/* cpu_gather.c - the CPU path's gather (cpu_gather.h), walking the block's dims from the outermost down. The innermost
- * dims over which the input is contiguous (or broadcast) make one run, moved with a few wide loads and stores; a dim it
- * is broadcast along is built once and copied, so a broadcast input costs little more than the copies. Short rows make
- * short runs (a [N,1] input against [N,24]: 24 bytes per row), so the run loops are specialised on the element width
- * and on runs of at most 16 or 32 bytes: one or two stores, not a loop. Runs shorter still, or copied along a dim (an
- * element repeated over a short dim, a short row tiled, or both), become one periodic shuffle (choose_shuffle). */
+/* cpu_gather.c - the CPU path's gather (cpu_gather.h), walking the block's dims from the outermost
+ * down. The innermost dims over which the input is contiguous (or broadcast) make one run, moved
+ * with a few wide loads and stores; a dim it is broadcast along is built once and copied, so a
+ * broadcast input costs little more than the copies. Short rows make short runs (a [N,1] input
+ * against [N,24]: 24 bytes per row), so the run loops are specialised on the element width and on
+ * runs of at most 16 or 32 bytes: one or two stores, not a loop. Runs shorter still, or copied
+ * along a dim (an element repeated over a short dim, a short row tiled, or both), become one
+ * periodic shuffle (choose_shuffle). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,20 +13,23 @@
 #include "cpu/cpu_gather.h"
 
 /* Moves k bytes through registers (loads before stores, so the two may overlap). */
-#define MOVE(dst, src, k)                                                                                              \
-    do {                                                                                                               \
-        uint8_t moved_[k];                                                                                             \
-        memcpy(moved_, (src), k);                                                                                      \
-        memcpy((dst), moved_, k);                                                                                      \
+#define MOVE(dst, src, k)         \
+    do {                          \
+        uint8_t moved_[k];        \
+        memcpy(moved_, (src), k); \
+        memcpy((dst), moved_, k); \
     } while (0)
 
-/* Exactly n bytes in overlapping wide moves (no byte past either end is touched: the source may end right there). */
+/* Exactly n bytes in overlapping wide moves (no byte past either end is touched: the source may end
+ * right there). */
 static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n)
 {
     if (n >= 32) {
         size_t i = 0;
-        for (; i + 32 <= n; i += 32) MOVE(dst + i, src + i, 32);
-        if (i < n) MOVE(dst + n - 32, src + n - 32, 32);
+        for (; i + 32 <= n; i += 32)
+            MOVE(dst + i, src + i, 32);
+        if (i < n)
+            MOVE(dst + n - 32, src + n - 32, 32);
     } else if (n >= 16) {
         MOVE(dst, src, 16);
         MOVE(dst + n - 16, src + n - 16, 16);
@@ -42,31 +47,36 @@ static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n)
     }
 }
 
-/* Splats write up to 31 bytes past a run (CPU_GATHER_SLACK; the next run overwrites them). REACH 16 or 32 (runs at most
- * that long): a fixed count of 8-byte stores the compiler unrolls; REACH 0: the run's length rounded up to 8 bytes. */
-#define SPLAT_LOOP(NAME, W, T, REPEAT, REACH)                                                                          \
-    static void NAME(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n,          \
-                     int64_t step, const uint8_t *src_end)                                                             \
-    {                                                                                                                  \
-        (void)src_end;                                                                                                 \
-        const size_t bytes = g->run_bytes, reach = REACH ? REACH : bytes;                                              \
-        for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {                                                   \
-            T v;                                                                                                       \
-            memcpy(&v, src, W);                                                                                        \
-            const uint64_t p = (uint64_t)v * REPEAT;                                                                   \
-            for (size_t i = 0; i < reach; i += 8) memcpy(dst + i, &p, 8);                                              \
-        }                                                                                                              \
+/* Splats write up to 31 bytes past a run (CPU_GATHER_SLACK; the next run overwrites them). REACH 16
+ * or 32 (runs at most that long): a fixed count of 8-byte stores the compiler unrolls; REACH 0: the
+ * run's length rounded up to 8 bytes. */
+#define SPLAT_LOOP(NAME, W, T, REPEAT, REACH)                                                      \
+    static void NAME(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, \
+                     int64_t n, int64_t step, const uint8_t *src_end)                              \
+    {                                                                                              \
+        (void)src_end;                                                                             \
+        const size_t bytes = g->run_bytes, reach = REACH ? REACH : bytes;                          \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {                               \
+            T v;                                                                                   \
+            memcpy(&v, src, W);                                                                    \
+            const uint64_t p = (uint64_t)v * REPEAT;                                               \
+            for (size_t i = 0; i < reach; i += 8)                                                  \
+                memcpy(dst + i, &p, 8);                                                            \
+        }                                                                                          \
     }
-#define SPLAT_RUNS(W, T, REPEAT)                                                                                       \
-    SPLAT_LOOP(splat16_##W, W, T, REPEAT, 16)                                                                          \
-    SPLAT_LOOP(splat32_##W, W, T, REPEAT, 32)                                                                          \
+#define SPLAT_RUNS(W, T, REPEAT)              \
+    SPLAT_LOOP(splat16_##W, W, T, REPEAT, 16) \
+    SPLAT_LOOP(splat32_##W, W, T, REPEAT, 32) \
     SPLAT_LOOP(splat_##W, W, T, REPEAT, 0)
-SPLAT_RUNS(1, uint8_t, 0x0101010101010101ull) SPLAT_RUNS(2, uint16_t, 0x0001000100010001ull)
-SPLAT_RUNS(4, uint32_t, 0x0000000100000001ull) SPLAT_RUNS(8, uint64_t, 1ull)
+SPLAT_RUNS(1, uint8_t, 0x0101010101010101ull)
+SPLAT_RUNS(2, uint16_t, 0x0001000100010001ull)
+SPLAT_RUNS(4, uint32_t, 0x0000000100000001ull)
+SPLAT_RUNS(8, uint64_t, 1ull)
 
-/* Runs of up to 32 bytes: one 32-byte move (past the run into the buffer's room) while the source has 32 bytes left. */
-static void copy32(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n,
-                   int64_t step, const uint8_t *src_end)
+/* Runs of up to 32 bytes: one 32-byte move (past the run into the buffer's room) while the
+   source has 32 bytes left. */
+static void copy32(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,
+                   int64_t n, int64_t step, const uint8_t *src_end)
 {
     const size_t bytes = g->run_bytes;
     for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {
@@ -77,23 +87,30 @@ static void copy32(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_
     }
 }
 
-static void copy_any(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n,
-                     int64_t step, const uint8_t *src_end)
+static void copy_any(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,
+                     int64_t n, int64_t step, const uint8_t *src_end)
 {
     (void)src_end;
     const size_t bytes = g->run_bytes;
-    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) copy_run(dst, src, bytes);
+    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes)
+        copy_run(dst, src, bytes);
 }
 
-/* Runs of one element (a strided view: every other, reversed, transposed): one load and one store of its width. */
-#define ELEMENT_LOOP(W)                                                                                                \
-    static void elements_##W(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, \
-                             int64_t step, const uint8_t *src_end)                                                    \
-    {                                                                                                                  \
-        (void)g, (void)src_end;                                                                                        \
-        for (int64_t k = 0; k < n; ++k) memcpy(dst + k * (W), src + k * step, W);                                     \
+/* Runs of one element (a strided view: every other, reversed, transposed): one load and one store
+ * of its width. */
+#define ELEMENT_LOOP(W)                                                            \
+    static void elements_##W(const cpu_gather_walk *g, uint8_t *restrict dst,      \
+                             const uint8_t *restrict src, int64_t n, int64_t step, \
+                             const uint8_t *src_end)                               \
+    {                                                                              \
+        (void)g, (void)src_end;                                                    \
+        for (int64_t k = 0; k < n; ++k)                                            \
+            memcpy(dst + k * (W), src + k * step, W);                              \
     }
-ELEMENT_LOOP(1) ELEMENT_LOOP(2) ELEMENT_LOOP(4) ELEMENT_LOOP(8)
+ELEMENT_LOOP(1)
+ELEMENT_LOOP(2)
+ELEMENT_LOOP(4)
+ELEMENT_LOOP(8)
 
 static cpu_run_loop pick_run_loop(int copies, size_t w, size_t bytes)
 {
@@ -101,32 +118,39 @@ static cpu_run_loop pick_run_loop(int copies, size_t w, size_t bytes)
                                               {splat32_1, splat32_2, splat32_4, splat32_8},
                                               {splat_1, splat_2, splat_4, splat_8}};
     static const cpu_run_loop elements[4] = {elements_1, elements_2, elements_4, elements_8};
-    if (copies && bytes == w) return elements[clsel_priv_width_index(w)];
-    if (copies) return bytes <= 32 ? copy32 : copy_any;
+    if (copies && bytes == w)
+        return elements[clsel_priv_width_index(w)];
+    if (copies)
+        return bytes <= 32 ? copy32 : copy_any;
     return splats[bytes <= 16 ? 0 : bytes <= 32 ? 1 : 2][clsel_priv_width_index(w)];
 }
 
-/* dst[0, size) copied n - 1 more times after itself, up to 31 bytes past the end (as by the splats): 1, 2, 4 or 8 bytes
- * spread over a register, other short patterns built up to 64 bytes byte by byte (wide loads of something just stored
- * in smaller pieces stall the store forwarding) and written in 32-byte windows, longer ones doubled with memcpy. */
+/* dst[0, size) copied n - 1 more times after itself, up to 31 bytes past the end (as by the
+ * splats): 1, 2, 4 or 8 bytes spread over a register, other short patterns built up to 64 bytes
+ * byte by byte (wide loads of something just stored in smaller pieces stall the store forwarding)
+ * and written in 32-byte windows, longer ones doubled with memcpy. */
 static void replicate(uint8_t *dst, size_t size, int64_t n)
 {
     const size_t total = size * (size_t)n;
     if (size <= 8 && (size & (size - 1)) == 0) {
-        static const uint64_t spread[9] = {0, 0x0101010101010101ull, 0x0001000100010001ull, 0, 0x0000000100000001ull,
-                                           0, 0, 0, 1};
+        static const uint64_t spread[9] = {
+            0, 0x0101010101010101ull, 0x0001000100010001ull, 0, 0x0000000100000001ull, 0, 0, 0, 1};
         uint64_t p = 0;
         memcpy(&p, dst, size); /* little-endian: the low `size` bytes, spread over 8 */
         p *= spread[size];
         for (size_t at = size; at < total; at += 32)
-            for (size_t i = 0; i < 32; i += 8) memcpy(dst + at + i, &p, 8);
+            for (size_t i = 0; i < 32; i += 8)
+                memcpy(dst + at + i, &p, 8);
     } else if (size <= 32) {
-        /* doubled up to 64 bytes or more (a byte loop with a division per byte cost 5 instructions per output byte) */
+        /* doubled up to 64 bytes or more (a byte loop with a division per byte cost 5 instructions
+         * per output byte) */
         uint8_t pattern[128];
         memcpy(pattern, dst, size);
-        for (size_t have = size; have < 64; have *= 2) memcpy(pattern + have, pattern, have);
+        for (size_t have = size; have < 64; have *= 2)
+            memcpy(pattern + have, pattern, have);
         const size_t advance = 32 / size * size;
-        for (size_t at = size; at < total; at += advance) memcpy(dst + at, pattern, 32);
+        for (size_t at = size; at < total; at += advance)
+            memcpy(dst + at, pattern, 32);
     } else {
         for (size_t have = size; have < total;) {
             size_t chunk = total - have < have ? total - have : have;
@@ -136,17 +160,20 @@ static void replicate(uint8_t *dst, size_t size, int64_t n)
     }
 }
 
-/* The table of `rows` runs of `run` bytes (levels [0, levels)), `step` source bytes apart, bytes past the last run
- * repeating its last byte's source; 0 where a piece's source spans over 32 bytes (every piece reads one window where
- * the whole table's does not). An odometer walks the levels, no division per byte: made per walk, it must be cheap. */
-static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int64_t rows, int64_t step,
-                         cpu_shuffle_table *t)
+/* The table of `rows` runs of `run` bytes (levels [0, levels)), `step` source bytes apart, bytes
+ * past the last run repeating its last byte's source; 0 where a piece's source spans over 32 bytes
+ * (every piece reads one window where the whole table's does not). An odometer walks the levels, no
+ * division per byte: made per walk, it must be cheap. */
+static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int64_t rows,
+                         int64_t step, cpu_shuffle_table *t)
 {
     const int64_t bytes = rows * run, pieces = (bytes + 15) / 16, w = (int64_t)g->w;
-    if (pieces > CPU_SHUFFLE_PIECES) return 0;
+    if (pieces > CPU_SHUFFLE_PIECES)
+        return 0;
     int64_t at[CPU_SHUFFLE_PIECES][16], lo[CPU_SHUFFLE_PIECES], hi[CPU_SHUFFLE_PIECES];
     int64_t index[CLSEL_MAX_RANK + 2] = {0};
-    int64_t row = 0, in_run = 0, in_element = 0, element_at = 0, last = 0, all_lo = INT64_MAX, all_hi = INT64_MIN;
+    int64_t row = 0, in_run = 0, in_element = 0, element_at = 0, last = 0, all_lo = INT64_MAX,
+            all_hi = INT64_MIN;
     for (int64_t c = 0; c < pieces; ++c) {
         lo[c] = INT64_MAX, hi[c] = INT64_MIN;
         for (int j = 0; j < 16; ++j) {
@@ -159,15 +186,18 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
                         element_at -= (g->extent[level] - 1) * g->step[level];
                         index[level++] = 0;
                     }
-                    if (level < levels) element_at += g->step[level];
+                    if (level < levels)
+                        element_at += g->step[level];
                 }
-                if (++in_run == run) in_run = 0, ++row;
+                if (++in_run == run)
+                    in_run = 0, ++row;
             }
             at[c][j] = last;
             lo[c] = last < lo[c] ? last : lo[c];
             hi[c] = last > hi[c] ? last : hi[c];
         }
-        if (hi[c] - lo[c] >= 32) return 0;
+        if (hi[c] - lo[c] >= 32)
+            return 0;
         all_lo = lo[c] < all_lo ? lo[c] : all_lo;
         all_hi = hi[c] > all_hi ? hi[c] : all_hi;
     }
@@ -176,7 +206,8 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
     t->rows = rows;
     t->advance = rows * step;
     t->reach = 0;
-    for (int64_t c = 0; c <= pieces; ++c) { /* piece `pieces`: the pair's spare, a copy of the last */
+    for (int64_t c = 0; c <= pieces;
+         ++c) { /* piece `pieces`: the pair's spare, a copy of the last */
         const int64_t k = c < pieces ? c : pieces - 1, base = t->shared ? all_lo : lo[k];
         t->from[c] = base;
         t->two[c] = (t->shared ? all_hi : hi[k]) - base >= 16;
@@ -191,27 +222,35 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
     return 1;
 }
 
-/* The shuffle table the input's period allows (cpu_period: an element repeated over a short dim, a short row tiled, or
- * both: 20,000 rows of [8,1] f32 against [1,5] ran at 6 % of memcpy as runs of 20 bytes, each row's tile rebuilt): the
- * most levels whose every 16-byte piece comes from a 32-byte source window; a table over several runs makes a whole
- * number of pieces where their windows allow. Levels below `inner` are the space's dims one for one (it has no 1s). */
+/* The shuffle table the input's period allows (cpu_period: an element repeated over a short dim, a
+ * short row tiled, or both: 20,000 rows of [8,1] f32 against [1,5] ran at 6 % of memcpy as runs of
+ * 20 bytes, each row's tile rebuilt): the most levels whose every 16-byte piece comes from a
+ * 32-byte source window; a table over several runs makes a whole number of pieces where their
+ * windows allow. Levels below `inner` are the space's dims one for one (it has no 1s). */
 static int choose_shuffle(cpu_gather_walk *g, const cpu_period *p, const cpu_loops *loops)
 {
-    if (!p->most || !loops->shuffle) return 0;
+    if (!p->most || !loops->shuffle)
+        return 0;
     for (int level = 0; level < g->levels; ++level)
-        if (g->step[level] < 0) return 0; /* the tables' loops bound their loads for sources walked forwards */
+        if (g->step[level] < 0)
+            return 0; /* the tables' loops bound their loads for sources walked forwards */
     int64_t runs[CLSEL_MAX_RANK + 3];
     runs[0] = (int64_t)g->w;
-    for (int level = 0; level < p->most; ++level) runs[level + 1] = runs[level] * g->extent[level];
+    for (int level = 0; level < p->most; ++level)
+        runs[level + 1] = runs[level] * g->extent[level];
     int best = p->most;
-    while (best >= p->fewest && !build_shuffle(g, best, runs[best], 1, 0, &g->row)) --best;
-    if (best < p->fewest) return 0;
+    while (best >= p->fewest && !build_shuffle(g, best, runs[best], 1, 0, &g->row))
+        --best;
+    if (best < p->fewest)
+        return 0;
     const int64_t run = runs[best];
     const int64_t step = best < g->levels ? g->step[best] : 0;
     int64_t rows = 1;
-    while (rows * run % 16) ++rows; /* 16 / gcd(run, 16) */
-    g->group.rows = 0;              /* build_shuffle sets it only where the windows fit */
-    if (rows > 1 && step) build_shuffle(g, best, run, rows, step, &g->group);
+    while (rows * run % 16)
+        ++rows;        /* 16 / gcd(run, 16) */
+    g->group.rows = 0; /* build_shuffle sets it only where the windows fit */
+    if (rows > 1 && step)
+        build_shuffle(g, best, run, rows, step, &g->group);
     g->row.advance = step;
     g->run_levels = best;
     g->run_bytes = (size_t)run;
@@ -219,28 +258,34 @@ static int choose_shuffle(cpu_gather_walk *g, const cpu_period *p, const cpu_loo
     return 1;
 }
 
-/* Tensor t's levels in a block: the block's dims of more than one index, innermost first, their extents and t's byte
- * steps along them (elements of w bytes), and which is the split dim's (-1: it has one index). Returns how many. */
-static int block_levels(const cpu_blocks *b, int t, size_t w, int64_t *extent, int64_t *step, int *split_level)
+/* Tensor t's levels in a block: the block's dims of more than one index, innermost first, their
+ * extents and t's byte steps along them (elements of w bytes), and which is the split dim's (-1: it
+ * has one index). Returns how many. */
+static int block_levels(const cpu_blocks *b, int t, size_t w, int64_t *extent, int64_t *step,
+                        int *split_level)
 {
     const plan_iter *it = b->it;
     int levels = 0;
     *split_level = -1;
     for (int32_t d = 0; d <= b->inner && d < it->rank; ++d) {
         const int64_t n = d < b->inner ? it->dims[d] : b->split;
-        if (n == 1) continue;
-        if (d == b->inner) *split_level = levels;
+        if (n == 1)
+            continue;
+        if (d == b->inner)
+            *split_level = levels;
         extent[levels] = n;
         step[levels++] = it->strides[t][d] * (int64_t)w;
     }
     return levels;
 }
 
-void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops, cpu_gather_walk *g)
+void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops,
+                                   cpu_gather_walk *g)
 {
     g->w = w;
     g->levels = block_levels(b, op, w, g->extent, g->step, &g->split_level);
-    /* The run and table as cpu_period has them; a level splitting dim `inner` stays out: its extent varies by block. */
+    /* The run and table as cpu_period has them; a level splitting dim `inner` stays out: its extent
+     * varies by block. */
     cpu_period p;
     clsel_priv_cpu_period(b, op, w, &p);
     g->run_copies = g->levels > 0 && p.copies;
@@ -249,46 +294,59 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     g->element = p.element;
     g->shuffled = 0;
     choose_shuffle(g, &p, loops);
-    /* Levels above the run that continue one another (the next one's step is this one's whole extent) become one, for
-     * one call of the run loop; the split dim's level keeps what multiplies its per-block extent. */
+    /* Levels above the run that continue one another (the next one's step is this one's whole
+     * extent) become one, for one call of the run loop; the split dim's level keeps what multiplies
+     * its per-block extent. */
     int kept = g->run_levels, split_level = -1;
     g->split_scale = 1;
     for (int level = g->run_levels; level < g->levels; ++level) {
         if (kept > g->run_levels && g->step[level] == g->step[kept - 1] * g->extent[kept - 1]) {
-            if (level == g->split_level) split_level = kept - 1, g->split_scale = g->extent[kept - 1];
+            if (level == g->split_level)
+                split_level = kept - 1, g->split_scale = g->extent[kept - 1];
             g->extent[kept - 1] *= g->extent[level];
             continue;
         }
-        if (level == g->split_level) split_level = kept;
+        if (level == g->split_level)
+            split_level = kept;
         g->extent[kept] = g->extent[level];
         g->step[kept] = g->step[level];
         ++kept;
     }
     g->levels = kept;
-    if (g->split_level >= g->run_levels) g->split_level = split_level;
+    if (g->split_level >= g->run_levels)
+        g->split_level = split_level;
     g->size[g->run_levels] = (int64_t)g->run_bytes;
     for (int level = g->run_levels + 1; level <= g->levels; ++level)
         g->size[level] = g->size[level - 1] * g->extent[level - 1];
-    /* A transposed input (a tile's chunk of dim 0 a line or more apart, its rows closer): read along the rows, a line
-     * at a time, each element to its place in the block. */
-    g->transposed = g->run_levels == 0 && g->run_copies && g->run_bytes == w && g->levels >= 2 && !g->shuffled &&
-                    llabs(g->step[0]) >= CPU_CACHE_LINE_BYTES && g->step[1] != 0 &&
+    /* A transposed input (a tile's chunk of dim 0 a line or more apart, its rows closer): read
+     * along the rows, a line at a time, each element to its place in the block. */
+    g->transposed = g->run_levels == 0 && g->run_copies && g->run_bytes == w && g->levels >= 2 &&
+                    !g->shuffled && llabs(g->step[0]) >= CPU_CACHE_LINE_BYTES && g->step[1] != 0 &&
                     llabs(g->step[1]) < llabs(g->step[0]);
-    const cpu_run_loop fast = g->shuffled ? loops->shuffle : loops->run_loop ? loops->run_loop(g) : NULL;
+    const cpu_run_loop fast = g->shuffled       ? loops->shuffle
+                              : loops->run_loop ? loops->run_loop(g)
+                                                : NULL;
     g->runs = fast ? fast : pick_run_loop(g->run_copies, g->element, g->run_bytes);
 }
 
-/* Levels 1 and 0 of a transposed input, level 1 innermost: dst[j n0 + i] = src[i step0 + j step1]. */
-#define TRANSPOSE_LOOP(W)                                                                                              \
-    static void transpose_##W(const cpu_gather_walk *g, const uint8_t *src, uint8_t *dst)                              \
-    {                                                                                                                  \
-        const int64_t n0 = g->extent[0], n1 = g->extent[1], step0 = g->step[0], step1 = g->step[1];                    \
-        for (int64_t i = 0; i < n0; ++i)                                                                               \
-            for (int64_t j = 0; j < n1; ++j) memcpy(dst + (j * n0 + i) * (W), src + i * step0 + j * step1, W);         \
+/* Levels 1 and 0 of a transposed input, level 1 innermost: dst[j n0 + i] = src[i step0 + j step1].
+ */
+#define TRANSPOSE_LOOP(W)                                                                 \
+    static void transpose_##W(const cpu_gather_walk *g, const uint8_t *src, uint8_t *dst) \
+    {                                                                                     \
+        const int64_t n0 = g->extent[0], n1 = g->extent[1], step0 = g->step[0],           \
+                      step1 = g->step[1];                                                 \
+        for (int64_t i = 0; i < n0; ++i)                                                  \
+            for (int64_t j = 0; j < n1; ++j)                                              \
+                memcpy(dst + (j * n0 + i) * (W), src + i * step0 + j * step1, W);         \
     }
-TRANSPOSE_LOOP(1) TRANSPOSE_LOOP(2) TRANSPOSE_LOOP(4) TRANSPOSE_LOOP(8)
+TRANSPOSE_LOOP(1)
+TRANSPOSE_LOOP(2)
+TRANSPOSE_LOOP(4)
+TRANSPOSE_LOOP(8)
 
-static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src, uint8_t *dst, const uint8_t *src_end)
+static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src, uint8_t *dst,
+                         const uint8_t *src_end)
 {
     static void (*const transposes[4])(const cpu_gather_walk *, const uint8_t *, uint8_t *) = {
         transpose_1, transpose_2, transpose_4, transpose_8};
@@ -297,18 +355,22 @@ static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src
         transposes[clsel_priv_width_index(g->w)](g, src, dst);
     } else if (level == g->run_levels) {
         g->runs(g, dst, src, step ? n : 1, step, src_end);
-        if (!step) replicate(dst, (size_t)size, n);
+        if (!step)
+            replicate(dst, (size_t)size, n);
     } else if (step == 0) { /* broadcast along this dim: build one index, copy it */
         gather_level(g, level - 1, src, dst, src_end);
         replicate(dst, (size_t)size, n);
     } else {
-        for (int64_t i = 0; i < n; ++i) gather_level(g, level - 1, src + i * step, dst + i * size, src_end);
+        for (int64_t i = 0; i < n; ++i)
+            gather_level(g, level - 1, src + i * step, dst + i * size, src_end);
     }
 }
 
-void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src, const uint8_t *src_end, uint8_t *dst)
+void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src,
+                           const uint8_t *src_end, uint8_t *dst)
 {
-    if (g->split_level >= 0) g->extent[g->split_level] = split * g->split_scale;
+    if (g->split_level >= 0)
+        g->extent[g->split_level] = split * g->split_scale;
     if (g->run_levels == g->levels) { /* the whole block is one run */
         g->runs(g, dst, src, 1, 0, src_end);
         return;
@@ -321,14 +383,17 @@ void clsel_priv_cpu_scatter_prepare(const cpu_blocks *b, size_t w, cpu_scatter_w
     s->w = w;
     s->levels = block_levels(b, PLAN_OUT, w, s->extent, s->step, &s->split_level);
     s->size[0] = (int64_t)w;
-    for (int level = 1; level < s->levels; ++level) s->size[level] = s->size[level - 1] * s->extent[level - 1];
+    for (int level = 1; level < s->levels; ++level)
+        s->size[level] = s->size[level - 1] * s->extent[level - 1];
 }
 
-/* n single elements of `width` bytes (a constant where inlined: one store each), packed at src, `step` bytes apart at
- * dst. */
-static inline void scatter_elements(uint8_t *dst, const uint8_t *src, int64_t n, int64_t step, size_t width)
+/* n single elements of `width` bytes (a constant where inlined: one store each), packed at src,
+ * `step` bytes apart at dst. */
+static inline void scatter_elements(uint8_t *dst, const uint8_t *src, int64_t n, int64_t step,
+                                    size_t width)
 {
-    for (int64_t i = 0; i < n; ++i) memcpy(dst + i * step, src + i * (int64_t)width, width);
+    for (int64_t i = 0; i < n; ++i)
+        memcpy(dst + i * step, src + i * (int64_t)width, width);
 }
 
 /* One level's indices: a contiguous run copied at once, single elements stored by their width. */
@@ -336,7 +401,8 @@ static void scatter_level(const cpu_scatter_walk *s, int level, const uint8_t *s
 {
     const int64_t n = s->extent[level], step = s->step[level], size = s->size[level];
     if (level > 0) {
-        for (int64_t i = 0; i < n; ++i) scatter_level(s, level - 1, src + i * size, dst + i * step);
+        for (int64_t i = 0; i < n; ++i)
+            scatter_level(s, level - 1, src + i * size, dst + i * step);
         return;
     }
     if (step == size) {
@@ -365,6 +431,7 @@ void clsel_priv_cpu_scatter(cpu_scatter_walk *s, int64_t split, const uint8_t *s
         memcpy(dst, src, s->w);
         return;
     }
-    if (s->split_level >= 0) s->extent[s->split_level] = split;
+    if (s->split_level >= 0)
+        s->extent[s->split_level] = split;
     scatter_level(s, s->levels - 1, src, dst);
 }

@@ -1,6 +1,7 @@
-/* cpu_gather.h - the CPU path's gather (cpu_gather.c): an input that is a pattern in a walk's blocks copied, block by
- * block and in block order, into a small buffer that the row loops then read as a contiguous run; and its inverse for
- * an output that is a pattern (a strided output): the row loops write the buffer, the scatter puts it in place. */
+/* cpu_gather.h - the CPU path's gather (cpu_gather.c): an input that is a pattern in a walk's
+ * blocks copied, block by block and in block order, into a small buffer that the row loops then
+ * read as a contiguous run; and its inverse for an output that is a pattern (a strided output): the
+ * row loops write the buffer, the scatter puts it in place. */
 #ifndef CLSEL_HOST_CPU_GATHER_H
 #define CLSEL_HOST_CPU_GATHER_H
 
@@ -8,12 +9,14 @@
 #include "cpu/cpu_blocks.h"
 #include "cpu/cpu_loops.h"
 
-/* Bytes past a gather buffer's elements that its loops may write (16- or 32-byte stores, up to 31 past a run's end). */
+/* Bytes past a gather buffer's elements that its loops may write (16- or 32-byte stores, up to 31
+ * past a run's end). */
 #define CPU_GATHER_SLACK 32
 
-/* A periodic shuffle: 16-byte pieces, each a byte shuffle of one or two 16-byte source loads at a fixed offset. A table
- * is `rows` runs (a whole number of pieces where the windows allow, else one run, its last piece spilling into the next
- * run's place), `advance` source bytes apart; pieces go two at a time (one 32-byte shuffle): room for one more. */
+/* A periodic shuffle: 16-byte pieces, each a byte shuffle of one or two 16-byte source loads at a
+ * fixed offset. A table is `rows` runs (a whole number of pieces where the windows allow, else one
+ * run, its last piece spilling into the next run's place), `advance` source bytes apart; pieces go
+ * two at a time (one 32-byte shuffle): room for one more. */
 typedef struct cpu_shuffle_table {
     int pieces;
     int shared; /* every piece reads the one window at from[0] */
@@ -21,15 +24,19 @@ typedef struct cpu_shuffle_table {
     int64_t reach; /* source bytes past the table's start that its loads touch */
     int64_t from[CPU_SHUFFLE_PIECES + 1];
     uint8_t two[CPU_SHUFFLE_PIECES + 1]; /* the window is 17-32 bytes: a second load */
-    /* each piece's byte order over the low [0] and high [1] 16 bytes of its window (0x80: from the other half) */
+    /* each piece's byte order over the low [0] and high [1] 16 bytes of its window (0x80: from the
+     * other half) */
     uint8_t order[2][CPU_SHUFFLE_PIECES + 1][16];
 } cpu_shuffle_table;
 
-/* One input's gather: its block dims of more than one index, innermost first, and the loop for its runs. */
+/* One input's gather: its block dims of more than one index, innermost first, and the loop for its
+ * runs. */
 typedef struct cpu_gather_walk {
     int levels, split_level, run_levels, run_copies;
-    int shuffled; /* the run is a periodic shuffle of levels below run_levels: tables over several runs, and of one */
-    int transposed; /* single elements far apart along level 0, closer along level 1: read along level 1 */
+    int shuffled;   /* the run is a periodic shuffle of levels below run_levels: tables over several
+                       runs, and of one */
+    int transposed; /* single elements far apart along level 0, closer along level 1: read along
+                       level 1 */
     cpu_shuffle_table group, row;
     int64_t split_scale; /* the split level's extent is the block's split times this */
     int64_t extent[CLSEL_MAX_RANK + 2];
@@ -38,20 +45,25 @@ typedef struct cpu_gather_walk {
     size_t run_bytes, w;
     size_t element; /* bytes of the element a splat run repeats */
     cpu_run_loop runs;
-    /* the expanding loop's (cpu_loops_avx2.c), per phase: a piece's byte order, source advance, offset in its period */
+    /* the expanding loop's (cpu_loops_avx2.c), per phase: a piece's byte order, source advance,
+     * offset in its period */
     int phases;
     uint8_t shuffle[16][16], advance[16], from[16];
     int64_t period_advance, period_reach;
 } cpu_gather_walk;
 
-/* Prepares the gather of input `op` (elements of w bytes) for the blocks of a walk, with the run loops of `loops`. */
-void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops, cpu_gather_walk *g);
-/* The elements of a block whose dim `inner` has `split` indices, from src (the input at the block's offset; it ends at
- * src_end) into dst, which has room for CPU_GATHER_SLACK bytes past them. */
-void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src, const uint8_t *src_end, uint8_t *dst);
+/* Prepares the gather of input `op` (elements of w bytes) for the blocks of a walk, with the run
+ * loops of `loops`. */
+void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops,
+                                   cpu_gather_walk *g);
+/* The elements of a block whose dim `inner` has `split` indices, from src (the input at the block's
+ * offset; it ends at src_end) into dst, which has room for CPU_GATHER_SLACK bytes past them. */
+void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src,
+                           const uint8_t *src_end, uint8_t *dst);
 
-/* The output's side: a block's elements, made dense in the gather buffer, scattered to where a strided output has
- * them (the block's dims of more than one index, innermost first, and the output's byte steps along them). */
+/* The output's side: a block's elements, made dense in the gather buffer, scattered to where a
+ * strided output has them (the block's dims of more than one index, innermost first, and the
+ * output's byte steps along them). */
 typedef struct cpu_scatter_walk {
     int levels, split_level;
     size_t w;
@@ -59,8 +71,8 @@ typedef struct cpu_scatter_walk {
 } cpu_scatter_walk;
 
 void clsel_priv_cpu_scatter_prepare(const cpu_blocks *b, size_t w, cpu_scatter_walk *s);
-/* The elements of a block whose dim `inner` has `split` indices, from src (dense) to dst (the output at the block's
- * offset). */
+/* The elements of a block whose dim `inner` has `split` indices, from src (dense) to dst (the
+ * output at the block's offset). */
 void clsel_priv_cpu_scatter(cpu_scatter_walk *s, int64_t split, const uint8_t *src, uint8_t *dst);
 
 #endif

@@ -1,7 +1,8 @@
-/* cpu_loops_avx2.c - the CPU path's loop table in AVX2 (cpu_loops.h), for x86-64 processors that have it (checked at
- * run time). A byte mask from cond == 0, widened to the element width, blends then and else. Not left to the compiler:
- * the portable loops vectorize 16 bytes at a time with the baseline ISA and never stream, and writing around the cache
- * is what brings large outputs to memcpy's bandwidth (CPU_STREAM_MIN_BYTES, docs/tuning.md). */
+/* cpu_loops_avx2.c - the CPU path's loop table in AVX2 (cpu_loops.h), for x86-64 processors that
+ * have it (checked at run time). A byte mask from cond == 0, widened to the element width, blends
+ * then and else. Not left to the compiler: the portable loops vectorize 16 bytes at a time with the
+ * baseline ISA and never stream, and writing around the cache is what brings large outputs to
+ * memcpy's bandwidth (CPU_STREAM_MIN_BYTES, docs/tuning.md). */
 #include "cpu/cpu_gather.h"
 #include "cpu/cpu_loops.h"
 
@@ -18,161 +19,218 @@ AVX2 static inline int load_4(const uint8_t *p)
     return v;
 }
 
-/* Per element width: the mask of cond == 0 for the vector of elements at c, and a broadcast of one element. */
-#define ZERO_MASK(W, BITS, WIDE)                                                                                       \
-    AVX2 static inline __m256i zero_mask_##W(const uint8_t *c)                                                         \
-    {                                                                                                                  \
-        return _mm256_cmpeq_epi##BITS(WIDE, _mm256_setzero_si256());                                                   \
+/* Per element width: the mask of cond == 0 for the vector of elements at c, and a broadcast of one
+ * element. */
+#define ZERO_MASK(W, BITS, WIDE)                                     \
+    AVX2 static inline __m256i zero_mask_##W(const uint8_t *c)       \
+    {                                                                \
+        return _mm256_cmpeq_epi##BITS(WIDE, _mm256_setzero_si256()); \
     }
 ZERO_MASK(1, 8, _mm256_loadu_si256((const __m256i *)c))
 ZERO_MASK(2, 16, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)c)))
 ZERO_MASK(4, 32, _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)c)))
 ZERO_MASK(8, 64, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(load_4(c))))
-AVX2 static inline __m256i splat_1(const uint8_t *v) { return _mm256_set1_epi8((char)*v); }
-AVX2 static inline __m256i splat_2(const uint16_t *v) { return _mm256_set1_epi16((short)*v); }
-AVX2 static inline __m256i splat_4(const uint32_t *v) { return _mm256_set1_epi32((int)*v); }
-AVX2 static inline __m256i splat_8(const uint64_t *v) { return _mm256_set1_epi64x((long long)*v); }
+AVX2 static inline __m256i splat_1(const uint8_t *v)
+{
+    return _mm256_set1_epi8((char)*v);
+}
+AVX2 static inline __m256i splat_2(const uint16_t *v)
+{
+    return _mm256_set1_epi16((short)*v);
+}
+AVX2 static inline __m256i splat_4(const uint32_t *v)
+{
+    return _mm256_set1_epi32((int)*v);
+}
+AVX2 static inline __m256i splat_8(const uint64_t *v)
+{
+    return _mm256_set1_epi64x((long long)*v);
+}
 
-/* CV, TV, EV: cond, then, else advance (1) or stay on [0] (0). Cond advancing: a blend by the cond mask; cond fixed: a
- * copy (TV 1) or fill (TV 0) of the chosen operand, which alone is read (it comes in as the then pointer). */
+/* CV, TV, EV: cond, then, else advance (1) or stay on [0] (0). Cond advancing: a blend by the cond
+ * mask; cond fixed: a copy (TV 1) or fill (TV 0) of the chosen operand, which alone is read (it
+ * comes in as the then pointer). */
 #define LOAD(W, V, p, i) (V ? _mm256_loadu_si256((const __m256i *)((p) + (i))) : splat_##W(p))
-#define BLEND_VEC(W, T, TV, EV)                                                                                        \
-    AVX2 static inline __m256i blend_vec_##W##_##TV##EV(const uint8_t *c, const T *t, const T *e, int64_t i)           \
-    {                                                                                                                  \
-        const __m256i when_false = zero_mask_##W(c + i);                                                               \
-        const __m256i a = LOAD(W, TV, t, i), b = LOAD(W, EV, e, i);                                                    \
-        return _mm256_blendv_epi8(a, b, when_false);                                                                   \
+#define BLEND_VEC(W, T, TV, EV)                                                                   \
+    AVX2 static inline __m256i blend_vec_##W##_##TV##EV(const uint8_t *c, const T *t, const T *e, \
+                                                        int64_t i)                                \
+    {                                                                                             \
+        const __m256i when_false = zero_mask_##W(c + i);                                          \
+        const __m256i a = LOAD(W, TV, t, i), b = LOAD(W, EV, e, i);                               \
+        return _mm256_blendv_epi8(a, b, when_false);                                              \
     }
 #define VEC(W, CV, TV, EV, i) (CV ? blend_vec_##W##_##TV##EV(c, t, e, i) : LOAD(W, TV, t, i))
 #define ELEMENT(CV, TV, EV, i) (CV ? (c[i] ? t[TV ? i : 0] : e[EV ? i : 0]) : t[TV ? i : 0])
 #define ADVANCE(CV, TV, EV, k) (c += CV ? (k) : 0, t += TV ? (k) : 0, e += EV ? (k) : 0)
 
-/* k < 16 bytes streamed by one byte-masked store (maskmovdqu) on the 16-byte chunk that holds dst, which cannot cross a
- * page (the masked-out bytes are never touched). For the 1-3 bytes of an output not 4-byte aligned: plain byte stores
- * pull the line into the cache while the rest is streamed, and rows of 2597 bytes took twice as long as rows of 2596
- * (u8 [96,10,44,2597] under a [96,10,44,1] else: 22.6-28.4 ms against 10.9-14.6 ms). */
+/* k < 16 bytes streamed by one byte-masked store (maskmovdqu) on the 16-byte chunk that holds dst,
+ * which cannot cross a page (the masked-out bytes are never touched). For the 1-3 bytes of an
+ * output not 4-byte aligned: plain byte stores pull the line into the cache while the rest is
+ * streamed, and rows of 2597 bytes took twice as long as rows of 2596 (u8 [96,10,44,2597] under a
+ * [96,10,44,1] else: 22.6-28.4 ms against 10.9-14.6 ms). */
 AVX2 static inline void stream_few(uint8_t *dst, const uint8_t *src, size_t k)
 {
     const size_t at = (uintptr_t)dst & 15;
     _Alignas(16) uint8_t bytes[16] = {0}, mask[16] = {0};
-    for (size_t i = 0; i < k; ++i) bytes[at + i] = src[i], mask[at + i] = 0x80;
-    _mm_maskmoveu_si128(_mm_load_si128((const __m128i *)bytes), _mm_load_si128((const __m128i *)mask),
-                        (char *)(dst - at));
+    for (size_t i = 0; i < k; ++i)
+        bytes[at + i] = src[i], mask[at + i] = 0x80;
+    _mm_maskmoveu_si128(_mm_load_si128((const __m128i *)bytes),
+                        _mm_load_si128((const __m128i *)mask), (char *)(dst - at));
 }
 
-/* len bytes streamed to any dst: 16- and 4-byte stores where its alignment allows, masked ones before and after. */
+/* len bytes streamed to any dst: 16- and 4-byte stores where its alignment allows, masked ones
+ * before and after. */
 AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t len)
 {
     size_t head = (4 - ((uintptr_t)dst & 3)) & 3;
-    if (head > len) head = len;
+    if (head > len)
+        head = len;
     if (head) {
         stream_few(dst, src, head);
         dst += head, src += head, len -= head;
     }
-    for (; len >= 4 && ((uintptr_t)dst & 15); len -= 4, dst += 4, src += 4) _mm_stream_si32((int *)dst, load_4(src));
+    for (; len >= 4 && ((uintptr_t)dst & 15); len -= 4, dst += 4, src += 4)
+        _mm_stream_si32((int *)dst, load_4(src));
     for (; len >= 16; len -= 16, dst += 16, src += 16)
         _mm_stream_si128((__m128i *)dst, _mm_loadu_si128((const __m128i *)src));
-    for (; len >= 4; len -= 4, dst += 4, src += 4) _mm_stream_si32((int *)dst, load_4(src));
-    if (len) stream_few(dst, src, len);
+    for (; len >= 4; len -= 4, dst += 4, src += 4)
+        _mm_stream_si32((int *)dst, load_4(src));
+    if (len)
+        stream_few(dst, src, len);
 }
 
-/* Plain loops (_0): unaligned stores, the last vector overlapping the one before rather than a scalar tail (recomputing
- * an element gives the same bits, even in place). Streamed (_1): whole 64-byte lines with 32-byte non-temporal stores,
- * the partial lines at the ends computed into a buffer and streamed from it: a line written partly streamed and partly
- * cached costs the read streaming avoids, and rows of 1 KiB in a 16-byte aligned buffer (malloc's) have one at each
- * end; plain stores on those 2 of 17 lines made them nearly twice as slow (65536 x 256 f32 under a [65536,1] else,
- * output from malloc: 12.7-14.4 ms, 7.1 ms with the ends streamed; CI box, best of 10). The next row's first piece
- * completes the line in the write-combining buffer. */
-#define LOOPS(NAME, W, T, CV, TV, EV)                                                                                  \
-    AVX2 static void NAME##_0(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov)                   \
-    {                                                                                                                  \
-        const T *t = tv, *e = ev;                                                                                      \
-        T *o = ov;                                                                                                     \
-        (void)c, (void)e;                                                                                              \
-        enum { LANES = 32 / W };                                                                                       \
-        if (n < LANES) {                                                                                               \
-            for (int64_t i = 0; i < n; ++i) o[i] = ELEMENT(CV, TV, EV, i);                                             \
-            return;                                                                                                    \
-        }                                                                                                              \
-        int64_t i = 0;                                                                                                 \
-        for (; i + LANES <= n; i += LANES) _mm256_storeu_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));             \
-        if (i < n) _mm256_storeu_si256((__m256i *)(o + n - LANES), VEC(W, CV, TV, EV, n - LANES));                     \
-    }                                                                                                                  \
-    AVX2 static void NAME##_1(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *ov)                   \
-    {                                                                                                                  \
-        const T *t = tv, *e = ev;                                                                                      \
-        T *o = ov;                                                                                                     \
-        enum { LINE = 64 / W };                                                                                        \
-        const uintptr_t misaligned = (uintptr_t)o & 63;                                                                \
-        const int64_t lo = (int64_t)((64 - misaligned) & 63) / W;                                                      \
-        if (misaligned % W || n < lo + LINE) {                                                                         \
-            NAME##_0(n, c, tv, ev, ov);                                                                                \
-            return;                                                                                                    \
-        }                                                                                                              \
-        const int64_t hi = lo + (n - lo) / LINE * LINE;                                                                \
-        T part[LINE];                                                                                                  \
-        if (lo) {                                                                                                      \
-            NAME##_0(lo, c, tv, ev, part);                                                                             \
-            stream_bytes((uint8_t *)o, (const uint8_t *)part, (size_t)lo * W);                                         \
-        }                                                                                                              \
-        for (int64_t i = lo; i < hi; i += 32 / W) _mm256_stream_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));      \
-        ADVANCE(CV, TV, EV, hi);                                                                                       \
-        if (n > hi) {                                                                                                  \
-            NAME##_0(n - hi, c, t, e, part);                                                                           \
-            stream_bytes((uint8_t *)(o + hi), (const uint8_t *)part, (size_t)(n - hi) * W);                            \
-        }                                                                                                              \
+/* Plain loops (_0): unaligned stores, the last vector overlapping the one before rather than a
+ * scalar tail (recomputing an element gives the same bits, even in place). Streamed (_1): whole
+ * 64-byte lines with 32-byte non-temporal stores, the partial lines at the ends computed into a
+ * buffer and streamed from it: a line written partly streamed and partly cached costs the read
+ * streaming avoids, and rows of 1 KiB in a 16-byte aligned buffer (malloc's) have one at each end;
+ * plain stores on those 2 of 17 lines made them nearly twice as slow (65536 x 256 f32 under a
+ * [65536,1] else, output from malloc: 12.7-14.4 ms, 7.1 ms with the ends streamed; CI box, best of
+ * 10). The next row's first piece completes the line in the write-combining buffer. */
+#define LOOPS(NAME, W, T, CV, TV, EV)                                                       \
+    AVX2 static void NAME##_0(int64_t n, const uint8_t *c, const void *tv, const void *ev,  \
+                              void *ov)                                                     \
+    {                                                                                       \
+        const T *t = tv, *e = ev;                                                           \
+        T *o = ov;                                                                          \
+        (void)c, (void)e;                                                                   \
+        enum {                                                                              \
+            LANES = 32 / W                                                                  \
+        };                                                                                  \
+        if (n < LANES) {                                                                    \
+            for (int64_t i = 0; i < n; ++i)                                                 \
+                o[i] = ELEMENT(CV, TV, EV, i);                                              \
+            return;                                                                         \
+        }                                                                                   \
+        int64_t i = 0;                                                                      \
+        for (; i + LANES <= n; i += LANES)                                                  \
+            _mm256_storeu_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));                 \
+        if (i < n)                                                                          \
+            _mm256_storeu_si256((__m256i *)(o + n - LANES), VEC(W, CV, TV, EV, n - LANES)); \
+    }                                                                                       \
+    AVX2 static void NAME##_1(int64_t n, const uint8_t *c, const void *tv, const void *ev,  \
+                              void *ov)                                                     \
+    {                                                                                       \
+        const T *t = tv, *e = ev;                                                           \
+        T *o = ov;                                                                          \
+        enum {                                                                              \
+            LINE = 64 / W                                                                   \
+        };                                                                                  \
+        const uintptr_t misaligned = (uintptr_t)o & 63;                                     \
+        const int64_t lo = (int64_t)((64 - misaligned) & 63) / W;                           \
+        if (misaligned % W || n < lo + LINE) {                                              \
+            NAME##_0(n, c, tv, ev, ov);                                                     \
+            return;                                                                         \
+        }                                                                                   \
+        const int64_t hi = lo + (n - lo) / LINE * LINE;                                     \
+        T part[LINE];                                                                       \
+        if (lo) {                                                                           \
+            NAME##_0(lo, c, tv, ev, part);                                                  \
+            stream_bytes((uint8_t *)o, (const uint8_t *)part, (size_t)lo *W);               \
+        }                                                                                   \
+        for (int64_t i = lo; i < hi; i += 32 / W)                                           \
+            _mm256_stream_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));                 \
+        ADVANCE(CV, TV, EV, hi);                                                            \
+        if (n > hi) {                                                                       \
+            NAME##_0(n - hi, c, t, e, part);                                                \
+            stream_bytes((uint8_t *)(o + hi), (const uint8_t *)part, (size_t)(n - hi) * W); \
+        }                                                                                   \
     }
 
 /* Cond fixed: the copy or fill of the operand cond picks. */
-#define ROW_PICK(W, TV, EV, S)                                                                                         \
-    AVX2 static void pick_##W##_##TV##EV##_##S(int64_t n, const uint8_t *c, const void *tv, const void *ev, void *o)   \
-    {                                                                                                                  \
-        const int take_then = c[0] != 0;                                                                               \
-        const void *src = take_then ? tv : ev;                                                                         \
-        ((take_then ? TV : EV) ? copy_##W##_##S : fill_##W##_##S)(n, c, src, src, o);                                  \
-    }                                                                                                                  \
+#define ROW_PICK(W, TV, EV, S)                                                              \
+    AVX2 static void pick_##W##_##TV##EV##_##S(int64_t n, const uint8_t *c, const void *tv, \
+                                               const void *ev, void *o)                     \
+    {                                                                                       \
+        const int take_then = c[0] != 0;                                                    \
+        const void *src = take_then ? tv : ev;                                              \
+        ((take_then ? TV : EV) ? copy_##W##_##S : fill_##W##_##S)(n, c, src, src, o);       \
+    }                                                                                       \
     CPU_ROWS_FN(AVX2, pick_##W##_##TV##EV##_##S)
-#define ROW_KIND(W, T, TV, EV)                                                                                         \
-    ROW_PICK(W, TV, EV, 0) ROW_PICK(W, TV, EV, 1) LOOPS(blend_##W##_##TV##EV, W, T, 1, TV, EV)                         \
+#define ROW_KIND(W, T, TV, EV)                   \
+    ROW_PICK(W, TV, EV, 0)                       \
+    ROW_PICK(W, TV, EV, 1)                       \
+    LOOPS(blend_##W##_##TV##EV, W, T, 1, TV, EV) \
     CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_0) CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_1)
-#define ROWS(W, T)                                                                                                     \
-    BLEND_VEC(W, T, 0, 0) BLEND_VEC(W, T, 0, 1) BLEND_VEC(W, T, 1, 0) BLEND_VEC(W, T, 1, 1)                            \
-    LOOPS(copy_##W, W, T, 0, 1, 0) LOOPS(fill_##W, W, T, 0, 0, 0)                                                      \
-    ROW_KIND(W, T, 0, 0) ROW_KIND(W, T, 0, 1) ROW_KIND(W, T, 1, 0) ROW_KIND(W, T, 1, 1)
-ROWS(1, uint8_t) ROWS(2, uint16_t) ROWS(4, uint32_t) ROWS(8, uint64_t)
+/* clang-format off: one function a line (the formatter packs macro calls that end in no ';') */
+#define ROWS(W, T)                 \
+    BLEND_VEC(W, T, 0, 0)          \
+    BLEND_VEC(W, T, 0, 1)          \
+    BLEND_VEC(W, T, 1, 0)          \
+    BLEND_VEC(W, T, 1, 1)          \
+    LOOPS(copy_##W, W, T, 0, 1, 0) \
+    LOOPS(fill_##W, W, T, 0, 0, 0) \
+    ROW_KIND(W, T, 0, 0)           \
+    ROW_KIND(W, T, 0, 1)           \
+    ROW_KIND(W, T, 1, 0)           \
+    ROW_KIND(W, T, 1, 1)
+/* clang-format on */
+ROWS(1, uint8_t)
+ROWS(2, uint16_t)
+ROWS(4, uint32_t)
+ROWS(8, uint64_t)
 
 /* Entries in variant order (plan_iter.h; pick: cond fixed, blend: cond advances). */
-#define ENTRIES(W, S)                                                                                                  \
-    {pick_##W##_00_##S##_rows, pick_##W##_01_##S##_rows, pick_##W##_10_##S##_rows, pick_##W##_11_##S##_rows,           \
-     blend_##W##_00_##S##_rows, blend_##W##_01_##S##_rows, blend_##W##_10_##S##_rows, blend_##W##_11_##S##_rows}
-
-/* ---- The gather's run loops (cpu_gather.c). Splats: a broadcast, then 32-byte stores up to 31 bytes past the run
- * (into the buffer's slack); REACH 32: runs of up to 32 bytes. */
-#define SPLAT_AVX2(NAME, E, SET1, T, REACH)                                                                            \
-    AVX2 static void NAME(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n,                       \
-                          int64_t step, const uint8_t *src_end)                                                        \
-    {                                                                                                                  \
-        (void)src_end;                                                                                                 \
-        const size_t size = g->run_bytes, reach = REACH ? REACH : size;                                                \
-        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                                                    \
-            T v;                                                                                                       \
-            memcpy(&v, src, E);                                                                                        \
-            const __m256i splat = SET1(v);                                                                             \
-            for (size_t i = 0; i < reach; i += 32) _mm256_storeu_si256((__m256i *)(dst + i), splat);                   \
-        }                                                                                                              \
+#define ENTRIES(W, S)                                                                       \
+    {                                                                                       \
+        pick_##W##_00_##S##_rows, pick_##W##_01_##S##_rows, pick_##W##_10_##S##_rows,       \
+            pick_##W##_11_##S##_rows, blend_##W##_00_##S##_rows, blend_##W##_01_##S##_rows, \
+            blend_##W##_10_##S##_rows, blend_##W##_11_##S##_rows                            \
     }
-#define SPLATS_AVX2(E, SET1, T)                                                                                        \
-    SPLAT_AVX2(splat32_avx2_##E, E, SET1, T, 32)                                                                       \
-    SPLAT_AVX2(splat_avx2_##E, E, SET1, T, 0)
-SPLATS_AVX2(1, _mm256_set1_epi8, char) SPLATS_AVX2(2, _mm256_set1_epi16, short)
-SPLATS_AVX2(4, _mm256_set1_epi32, int) SPLATS_AVX2(8, _mm256_set1_epi64x, long long)
 
-/* Runs of one element repeated, from consecutive source elements (an [N,1] input against [N,M], M short): 16 output
- * bytes at a time, a byte shuffle of their 16 source bytes, cycling with the phase of the runs against the pieces. A
- * period per step, each piece at a fixed offset from its start, so that no piece waits for the address of the one
- * before; the rest, or where 16-byte loads would pass the end, run by run. */
-AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, int64_t step,
-                             const uint8_t *src_end)
+/* ---- The gather's run loops (cpu_gather.c). Splats: a broadcast, then 32-byte stores up to 31
+ * bytes past the run (into the buffer's slack); REACH 32: runs of up to 32 bytes. */
+#define SPLAT_AVX2(NAME, E, SET1, T, REACH)                                                      \
+    AVX2 static void NAME(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, \
+                          int64_t step, const uint8_t *src_end)                                  \
+    {                                                                                            \
+        (void)src_end;                                                                           \
+        const size_t size = g->run_bytes, reach = REACH ? REACH : size;                          \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += size) {                              \
+            T v;                                                                                 \
+            memcpy(&v, src, E);                                                                  \
+            const __m256i splat = SET1(v);                                                       \
+            for (size_t i = 0; i < reach; i += 32)                                               \
+                _mm256_storeu_si256((__m256i *)(dst + i), splat);                                \
+        }                                                                                        \
+    }
+#define SPLATS_AVX2(E, SET1, T)                  \
+    SPLAT_AVX2(splat32_avx2_##E, E, SET1, T, 32) \
+    SPLAT_AVX2(splat_avx2_##E, E, SET1, T, 0)
+/* clang-format off: one function a line */
+SPLATS_AVX2(1, _mm256_set1_epi8, char)
+SPLATS_AVX2(2, _mm256_set1_epi16, short)
+SPLATS_AVX2(4, _mm256_set1_epi32, int)
+SPLATS_AVX2(8, _mm256_set1_epi64x, long long)
+/* clang-format on */
+
+/* Runs of one element repeated, from consecutive source elements (an [N,1] input against [N,M],
+ * M short): 16 output bytes at a time, a byte shuffle of their 16 source bytes, cycling with
+ * the phase of the runs against the pieces. A period per step, each piece at a fixed offset
+ * from its start, so that no piece waits for the address of the one before; the rest, or where
+ * 16-byte loads would pass the end, run by run. */
+AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n,
+                             int64_t step, const uint8_t *src_end)
 {
     (void)step;
     const size_t run = g->run_bytes, e = g->element, total = run * (size_t)n;
@@ -184,67 +242,79 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
         const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[0]);
         const size_t advance = g->advance[0];
         for (; done < total && (size_t)(src_end - s) >= 16; done += 16, s += advance)
-            _mm_storeu_si128((__m128i *)(dst + done), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)s), order));
+            _mm_storeu_si128((__m128i *)(dst + done),
+                             _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)s), order));
     } else {
         /* Whole periods only: one can be 240 bytes, past the buffer's slack. */
-        for (; done + period <= total && (size_t)(src_end - s) >= reach; done += period, s += g->period_advance)
+        for (; done + period <= total && (size_t)(src_end - s) >= reach;
+             done += period, s += g->period_advance)
             for (int p = 0; p < phases; ++p) {
                 const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[p]);
                 const __m128i v = _mm_loadu_si128((const __m128i *)(s + g->from[p]));
-                _mm_storeu_si128((__m128i *)(dst + done + 16 * (size_t)p), _mm_shuffle_epi8(v, order));
+                _mm_storeu_si128((__m128i *)(dst + done + 16 * (size_t)p),
+                                 _mm_shuffle_epi8(v, order));
             }
     }
     for (size_t k = done / run; k < (size_t)n; ++k) {
         uint8_t pattern[16];
-        for (size_t i = 0; i < run; ++i) pattern[i] = src[k * e + i % e];
+        for (size_t i = 0; i < run; ++i)
+            pattern[i] = src[k * e + i % e];
         memcpy(dst + k * run, pattern, 16);
     }
 }
 
-/* Pieces c and c + 1 of a table at s: their windows in the two lanes, one 32-byte shuffle per window half. */
+/* Pieces c and c + 1 of a table at s: their windows in the two lanes, one 32-byte shuffle per
+ * window half. */
 AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_table *t, int c, const uint8_t *s)
 {
-    const __m256i low =
-        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + t->from[c]))),
-                                _mm_loadu_si128((const __m128i *)(s + t->from[c + 1])), 1);
+    const __m256i low = _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + t->from[c]))),
+        _mm_loadu_si128((const __m128i *)(s + t->from[c + 1])), 1);
     __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
     if (t->two[c] | t->two[c + 1]) {
-        const __m256i high =
-            _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + t->from[c] + 16))),
-                                    _mm_loadu_si128((const __m128i *)(s + t->from[c + 1] + 16)), 1);
-        v = _mm256_or_si256(v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
+        const __m256i high = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + t->from[c] + 16))),
+            _mm_loadu_si128((const __m128i *)(s + t->from[c + 1] + 16)), 1);
+        v = _mm256_or_si256(
+            v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
     }
     return v;
 }
 
-/* `count` tables of `rows` runs, pieces two at a time (an odd count writes the spare piece past the table: into the
- * next table's place or the buffer's slack); a shared window loaded once per table, into both lanes. */
-AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const uint8_t *src, int64_t count,
-                                int64_t dst_advance)
+/* `count` tables of `rows` runs, pieces two at a time (an odd count writes the spare piece past the
+ * table: into the next table's place or the buffer's slack); a shared window loaded once per table,
+ * into both lanes. */
+AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const uint8_t *src,
+                                int64_t count, int64_t dst_advance)
 {
     if (t->shared) {
         for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += t->advance) {
-            const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(src + t->from[0])));
-            const __m256i high =
-                t->two[0] ? _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(src + t->from[0] + 16)))
-                          : low;
+            const __m256i low =
+                _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(src + t->from[0])));
+            const __m256i high = t->two[0] ? _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                                                 (const __m128i *)(src + t->from[0] + 16)))
+                                           : low;
             for (int c = 0; c < t->pieces; c += 2) {
-                __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
+                __m256i v =
+                    _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
                 if (t->two[0])
-                    v = _mm256_or_si256(v,
-                                        _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
+                    v = _mm256_or_si256(
+                        v, _mm256_shuffle_epi8(
+                               high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
                 _mm256_storeu_si256((__m256i *)(dst + 16 * c), v);
             }
         }
         return;
     }
     for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += t->advance)
-        for (int c = 0; c < t->pieces; c += 2) _mm256_storeu_si256((__m256i *)(dst + 16 * c), shuffle_pair(t, c, src));
+        for (int c = 0; c < t->pieces; c += 2)
+            _mm256_storeu_si256((__m256i *)(dst + 16 * c), shuffle_pair(t, c, src));
 }
 
-/* The rows [first, n) of a shuffled run, byte by byte from the run's table: no load past the bytes the run needs. */
-static void shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t first, int64_t n,
-                         int64_t step)
+/* The rows [first, n) of a shuffled run, byte by byte from the run's table: no load past the bytes
+ * the run needs. */
+static void shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t first,
+                         int64_t n, int64_t step)
 {
     const cpu_shuffle_table *t = &g->row;
     const int64_t run = (int64_t)g->run_bytes;
@@ -254,51 +324,61 @@ static void shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *
         for (int c = 0; c < t->pieces; ++c)
             for (int j = 0; j < 16; ++j) {
                 const uint8_t low = t->order[0][c][j];
-                d[16 * c + j] = low < 16 ? s[t->from[c] + low] : s[t->from[c] + 16 + t->order[1][c][j]];
+                d[16 * c + j] =
+                    low < 16 ? s[t->from[c] + low] : s[t->from[c] + 16 + t->order[1][c][j]];
             }
     }
 }
 
-/* Shuffled runs (cpu_gather.c's choose_shuffle): tables of several runs while n allows, then run by run (the last piece
- * spilling into the next run's place or the slack), byte by byte where whole loads would read past the input's end. */
-AVX2 static void shuffle_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n, int64_t step,
-                              const uint8_t *src_end)
+/* Shuffled runs (cpu_gather.c's choose_shuffle): tables of several runs while n allows, then run by
+ * run (the last piece spilling into the next run's place or the slack), byte by byte where whole
+ * loads would read past the input's end. */
+AVX2 static void shuffle_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, int64_t n,
+                              int64_t step, const uint8_t *src_end)
 {
     const int64_t run = (int64_t)g->run_bytes;
     int64_t r = 0;
     for (int table = 0; table < 2; ++table) {
         const cpu_shuffle_table *t = table ? &g->row : &g->group;
         const int64_t rows = table ? 1 : t->rows;
-        if (rows < 1) continue; /* no table over several runs */
+        if (rows < 1)
+            continue; /* no table over several runs */
         /* tables whose loads stay before src_end */
         const int64_t room = src_end - (src + r * step) - t->reach;
         int64_t count = (n - r) / rows;
-        if (room < 0) count = 0;
-        else if (step && room / (rows * step) + 1 < count) count = room / (rows * step) + 1;
+        if (room < 0)
+            count = 0;
+        else if (step && room / (rows * step) + 1 < count)
+            count = room / (rows * step) + 1;
         shuffle_tables(t, dst + r * run, src + r * step, count, rows * run);
         r += count * rows;
     }
-    if (r < n) shuffle_rows(g, dst, src, r, n, step);
+    if (r < n)
+        shuffle_rows(g, dst, src, r, n, step);
 }
 
 static cpu_run_loop run_loop(cpu_gather_walk *g)
 {
     static const cpu_run_loop splats[2][9] = {
-        {NULL, splat32_avx2_1, splat32_avx2_2, NULL, splat32_avx2_4, NULL, NULL, NULL, splat32_avx2_8},
+        {NULL, splat32_avx2_1, splat32_avx2_2, NULL, splat32_avx2_4, NULL, NULL, NULL,
+         splat32_avx2_8},
         {NULL, splat_avx2_1, splat_avx2_2, NULL, splat_avx2_4, NULL, NULL, NULL, splat_avx2_8}};
-    if (g->run_copies || g->element > 8) return NULL;
+    if (g->run_copies || g->element > 8)
+        return NULL;
     const size_t run = g->run_bytes, e = g->element;
     const int consecutive = g->run_levels < g->levels && g->step[g->run_levels] == (int64_t)e;
     if (consecutive && run <= 16 && run % e == 0) {
         size_t common = 16;
-        while (run % common) common /= 2; /* gcd(run, 16): runs and pieces realign every run / common pieces */
+        while (run % common)
+            common /= 2; /* gcd(run, 16): runs and pieces realign every run / common pieces */
         g->phases = (int)(run / common);
         for (int p = 0; p < g->phases; ++p) {
             const size_t first = 16 * (size_t)p / run;
             for (size_t j = 0; j < 16; ++j)
                 g->shuffle[p][j] = (uint8_t)(((16 * (size_t)p + j) / run - first) * e + j % e);
             g->advance[p] = (uint8_t)((16 * ((size_t)p + 1) / run - first) * e);
-            g->from[p] = (uint8_t)(first * e); /* source offset of piece p from the period's start */
+            g->from[p] =
+                (uint8_t)(first * e); /* source offset of piece p from the period's start */
         }
         g->period_advance = (int64_t)(16 * (size_t)g->phases / run * e);
         g->period_reach = g->from[g->phases - 1] + 16; /* source bytes a period's loads touch */
@@ -307,15 +387,21 @@ static cpu_run_loop run_loop(cpu_gather_walk *g)
     return splats[run > 32][e];
 }
 
-AVX2 static void stream_fence(void) { _mm_sfence(); }
+AVX2 static void stream_fence(void)
+{
+    _mm_sfence();
+}
 
 static const cpu_loops avx2_loops = {{{ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},
                                       {ENTRIES(1, 1), ENTRIES(2, 1), ENTRIES(4, 1), ENTRIES(8, 1)}},
-                                     run_loop, shuffle_avx2, stream_fence};
+                                     run_loop,
+                                     shuffle_avx2,
+                                     stream_fence};
 
 const cpu_loops *clsel_priv_cpu_avx2_loops(void)
 {
-    static int supported = -1; /* -1 unknown, 0 or 1; idempotent, so a race only repeats the check */
+    static int supported =
+        -1; /* -1 unknown, 0 or 1; idempotent, so a race only repeats the check */
     int known = __atomic_load_n(&supported, __ATOMIC_RELAXED);
     if (known < 0) {
         __builtin_cpu_init();
@@ -325,5 +411,8 @@ const cpu_loops *clsel_priv_cpu_avx2_loops(void)
     return known ? &avx2_loops : NULL;
 }
 #else
-const cpu_loops *clsel_priv_cpu_avx2_loops(void) { return NULL; }
+const cpu_loops *clsel_priv_cpu_avx2_loops(void)
+{
+    return NULL;
+}
 #endif

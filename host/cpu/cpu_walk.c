@@ -1,10 +1,12 @@
-/* cpu_walk.c - the CPU path's walk (cpu_walk.h): each input read where it lies, fixed, or gathered into a buffer kept
- * while the next blocks read the same elements; one row loop call per block, or per line of blocks if none gathers. */
+/* cpu_walk.c - the CPU path's walk (cpu_walk.h): each input read where it lies, fixed, or gathered
+ * into a buffer kept while the next blocks read the same elements; one row loop call per block, or
+ * per line of blocks if none gathers. */
 #include <stdlib.h>
 
 #include "common/element_width.h"
 #include "common/tuning.h"
-#include "common/tuning_constants.h" /* CPU_BLOCK_BYTES, CPU_LONG_ROW_BYTES, CPU_GATHER_BYTES, ... */
+/* CPU_BLOCK_BYTES, CPU_LONG_ROW_BYTES, CPU_GATHER_BYTES, ... */
+#include "common/tuning_constants.h"
 #include "cpu/cpu_gather.h"
 #include "cpu/cpu_walk.h"
 
@@ -13,92 +15,115 @@ static int64_t input_width(const cpu_walk *walk, int op)
     return (int64_t)clsel_priv_operand_width(op, walk->blocks.w);
 }
 
-/* Periodic inputs whose period is a long row (long_row elements or more) are read a period at a time: re-expanding it
- * for every index of the split wrote the gather buffer once per output byte (i8 then [33,34,11,19] under else
- * [316,1,34,1,1], 7,106-byte periods, ran 14 % slower in 64 KiB blocks than in one-period blocks before this). */
+/* Periodic inputs whose period is a long row (long_row elements or more) are read a period at a
+ * time: re-expanding it for every index of the split wrote the gather buffer once per output byte
+ * (i8 then [33,34,11,19] under else [316,1,34,1,1], 7,106-byte periods, ran 14 % slower in 64 KiB
+ * blocks than in one-period blocks before this). */
 static void choose_period_rows(cpu_walk *walk, int64_t long_row)
 {
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        walk->period_rows[op] = walk->blocks.periodic[op] && walk->blocks.inner_elements >= long_row;
+        walk->period_rows[op] =
+            walk->blocks.periodic[op] && walk->blocks.inner_elements >= long_row;
 }
 
-/* Gather buffer bytes tensor `op` takes for a full block: one period or the whole block when gathered (or scattered,
- * for the output), else none. */
+/* Gather buffer bytes tensor `op` takes for a full block: one period or the whole block when
+ * gathered (or scattered, for the output), else none. */
 static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
 {
     const cpu_blocks *b = &walk->blocks;
-    if (b->access[op] != CPU_ACCESS_PATTERN) return 0;
-    return (op != PLAN_OUT && walk->period_rows[op] ? b->inner_elements : b->elements) * input_width(walk, op);
+    if (b->access[op] != CPU_ACCESS_PATTERN)
+        return 0;
+    return (op != PLAN_OUT && walk->period_rows[op] ? b->inner_elements : b->elements) *
+           input_width(walk, op);
 }
 
-/* Whether long rows are walked chunk by chunk over several rows, so that an input they all read is still cached for the
- * next row: when some input's row comes round again only after more than CPU_TILE_MIN_REUSE_BYTES of traffic (rows too
- * long to stay cached otherwise), counting the rows walked in between (the dims below its first broadcast dim). */
+/* Whether long rows are walked chunk by chunk over several rows, so that an input they all read is
+ * still cached for the next row: when some input's row comes round again only after more than
+ * CPU_TILE_MIN_REUSE_BYTES of traffic (rows too long to stay cached otherwise), counting the rows
+ * walked in between (the dims below its first broadcast dim). */
 static int tiles_rows(const plan_iter *it, size_t w)
 {
-    if (it->rank < 2 || it->dims[0] < 2 * (CPU_TILE_BYTES / (int64_t)w)) return 0;
+    if (it->rank < 2 || it->dims[0] < 2 * (CPU_TILE_BYTES / (int64_t)w))
+        return 0;
     uint64_t row_bytes = (uint64_t)it->dims[0] * w; /* the output's, and each advancing input's */
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        if (it->strides[op][0] != 0) row_bytes += (uint64_t)it->dims[0] * clsel_priv_operand_width(op, w);
+        if (it->strides[op][0] != 0)
+            row_bytes += (uint64_t)it->dims[0] * clsel_priv_operand_width(op, w);
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
         uint64_t rows = 1;
-        for (int32_t d = 1; d < it->rank && it->strides[op][0] != 0; rows *= (uint64_t)it->dims[d], ++d)
+        for (int32_t d = 1; d < it->rank && it->strides[op][0] != 0;
+             rows *= (uint64_t)it->dims[d], ++d)
             if (it->strides[op][d] == 0) {
-                if (rows * row_bytes > CPU_TILE_MIN_REUSE_BYTES) return 1;
+                if (rows * row_bytes > CPU_TILE_MIN_REUSE_BYTES)
+                    return 1;
                 break;
             }
     }
     return 0;
 }
 
-/* Whether some input lies across the output's rows (a transposed view): a cache line or more apart along dim 0 and
- * closer along dim 1. Walked row by row, each of its lines serves one element per row and is gone before the next
- * (rows a power of two apart meet in the same cache sets): an f32 transpose into a dense output ran at 2-3 % of the
- * dense speed so. */
+/* Whether some input lies across the output's rows (a transposed view): a cache line or more apart
+ * along dim 0 and closer along dim 1. Walked row by row, each of its lines serves one element per
+ * row and is gone before the next (rows a power of two apart meet in the same cache sets): an f32
+ * transpose into a dense output ran at 2-3 % of the dense speed so. */
 static int transposes_rows(const plan_iter *it, size_t w)
 {
-    if (it->rank < 2) return 0;
+    if (it->rank < 2)
+        return 0;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
-        const int64_t width = (int64_t)clsel_priv_operand_width(op, w), along = llabs(it->strides[op][0]) * width,
+        const int64_t width = (int64_t)clsel_priv_operand_width(op, w),
+                      along = llabs(it->strides[op][0]) * width,
                       across = llabs(it->strides[op][1]) * width;
-        if (along >= CPU_CACHE_LINE_BYTES && across > 0 && across < along && across < CPU_CACHE_LINE_BYTES) return 1;
+        if (along >= CPU_CACHE_LINE_BYTES && across > 0 && across < along &&
+            across < CPU_CACHE_LINE_BYTES)
+            return 1;
     }
     return 0;
 }
 
-/* The space walked in tiles: dim 0 cut into chunks of c elements (a divisor of it, at most CPU_TRANSPOSE_CHUNK_BYTES
- * of output), the chunks' dim moved above dim 1, so that a block (a chunk of dim 0 by rows of dim 1) is a tile whose
- * transposed input is read a cache line at a time (cpu_gather.c) and whose output rows are scattered in runs. 0 when
- * no divisor of at least a line's elements exists or the rank has no room. */
+/* The space walked in tiles: dim 0 cut into chunks of c elements (a divisor of it, at most
+ * CPU_TRANSPOSE_CHUNK_BYTES of output), the chunks' dim moved above dim 1, so that a block (a chunk
+ * of dim 0 by rows of dim 1) is a tile whose transposed input is read a cache line at a time
+ * (cpu_gather.c) and whose output rows are scattered in runs. 0 when no divisor of at least a
+ * line's elements exists or the rank has no room. */
 static int64_t tile_space(const plan_iter *it, size_t w, plan_iter *tiled)
 {
     int64_t c = CPU_TRANSPOSE_CHUNK_BYTES / (int64_t)w;
-    while (c >= CPU_CACHE_LINE_BYTES / (int64_t)w && it->dims[0] % c) --c;
-    if (c < CPU_CACHE_LINE_BYTES / (int64_t)w || c == it->dims[0]) return 0;
+    while (c >= CPU_CACHE_LINE_BYTES / (int64_t)w && it->dims[0] % c)
+        --c;
+    if (c < CPU_CACHE_LINE_BYTES / (int64_t)w || c == it->dims[0])
+        return 0;
     *tiled = *it;
-    if (!clsel_priv_plan_iter_split_dim(tiled, 0, c)) return 0;
+    if (!clsel_priv_plan_iter_split_dim(tiled, 0, c))
+        return 0;
     clsel_priv_plan_iter_swap_dims(tiled, 1, 2);
     return c;
 }
 
-void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const cpu_loops *loops, cpu_walk *walk)
+void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const cpu_loops *loops,
+                              cpu_walk *walk)
 {
     walk->loops = loops;
     const int64_t forced_row = clsel_priv_knob_get(CLSEL_PRIV_KNOB_LONG_ROW),
                   forced_block = clsel_priv_knob_get(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS);
     const int64_t tile_chunk = transposes_rows(it, w) ? tile_space(it, w, &walk->tiled) : 0;
     const int tiles = tile_chunk > 0;
-    if (tiles) it = &walk->tiled;
+    if (tiles)
+        it = &walk->tiled;
     const int64_t long_row = forced_row > 0 ? forced_row : CPU_LONG_ROW_BYTES / (int64_t)w;
     const int chunks = !tiles && tiles_rows(it, w);
     const int row_pieces = it->rank && it->dims[0] >= long_row;
-    const int64_t bytes_target = chunks ? CPU_TILE_BYTES : row_pieces ? CPU_ROW_PIECE_BYTES : CPU_BLOCK_BYTES;
+    const int64_t bytes_target = chunks       ? CPU_TILE_BYTES
+                                 : row_pieces ? CPU_ROW_PIECE_BYTES
+                                              : CPU_BLOCK_BYTES;
     int64_t target = tiles ? tile_chunk * CPU_TRANSPOSE_TILE_ROWS : bytes_target / (int64_t)w;
-    if (forced_block > 0) target = forced_block;
+    if (forced_block > 0)
+        target = forced_block;
     clsel_priv_cpu_blocks_make(it, w, target, long_row, tiles, &walk->blocks);
     choose_period_rows(walk, long_row);
-    /* The gather buffer a full block takes, and one element of every gathered input (the most a block element takes).
-     * Smaller blocks gather no input that larger ones did not (a run or a fixed input stays one): one remake fits. */
+    /* The gather buffer a full block takes, and one element of every gathered input (the most a
+     * block element takes). Smaller blocks gather no input that larger ones did not (a run or a
+     * fixed input stays one): one remake fits. */
     int64_t bytes = 0, per_element = 0;
     for (int op = 0; op < PLAN_OPERANDS; ++op)
         if (walk->blocks.access[op] == CPU_ACCESS_PATTERN) {
@@ -106,15 +131,18 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
             per_element += input_width(walk, op);
         }
     if (bytes > CPU_GATHER_BYTES) {
-        clsel_priv_cpu_blocks_make(it, w, CPU_GATHER_BYTES / per_element, long_row, tiles, &walk->blocks);
+        clsel_priv_cpu_blocks_make(it, w, CPU_GATHER_BYTES / per_element, long_row, tiles,
+                                   &walk->blocks);
         choose_period_rows(walk, long_row);
     }
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
     walk->by_chunk = chunks && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
     walk->scatters = walk->blocks.access[PLAN_OUT] == CPU_ACCESS_PATTERN;
-    walk->stream = stream && !walk->scatters; /* a scattered block goes to the buffer first: a cached one */
+    walk->stream =
+        stream && !walk->scatters; /* a scattered block goes to the buffer first: a cached one */
     walk->gathers = 0;
-    for (int op = 0; op < PLAN_OPERANDS; ++op) walk->gathers |= walk->blocks.access[op] == CPU_ACCESS_PATTERN;
+    for (int op = 0; op < PLAN_OPERANDS; ++op)
+        walk->gathers |= walk->blocks.access[op] == CPU_ACCESS_PATTERN;
 }
 
 /* A gathered input: which block elements the buffer holds (valid while offset and split match). */
@@ -142,7 +170,8 @@ static const uint8_t *source(block_job *job, const cpu_block *at, int op, int *a
     const cpu_walk *walk = job->walk;
     const uint8_t *at_offset = job->base[op] + at->place.offset[op] * (int64_t)job->w[op];
     *advances = walk->blocks.access[op] != CPU_ACCESS_FIXED;
-    if (walk->blocks.access[op] != CPU_ACCESS_PATTERN) return at_offset;
+    if (walk->blocks.access[op] != CPU_ACCESS_PATTERN)
+        return at_offset;
     gathered *g = &job->buf[op];
     const int64_t split = walk->period_rows[op] ? 1 : at->split;
     if (g->offset != at->place.offset[op] || g->split < split) {
@@ -153,7 +182,8 @@ static const uint8_t *source(block_job *job, const cpu_block *at, int op, int *a
     return g->data;
 }
 
-/* A block as `split` rows, when some input is read a period at a time: that one and fixed ones step 0 per row. */
+/* A block as `split` rows, when some input is read a period at a time: that one and fixed ones step
+ * 0 per row. */
 static void set_period_rows(const block_job *job, const cpu_block *at, cpu_rows *rows)
 {
     const cpu_walk *walk = job->walk;
@@ -161,18 +191,25 @@ static void set_period_rows(const block_job *job, const cpu_block *at, cpu_rows 
     rows->n = n;
     rows->count = at->split;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        rows->step[op] = walk->blocks.access[op] == CPU_ACCESS_FIXED || walk->period_rows[op] ? 0
-                                                                                             : n * (int64_t)job->w[op];
+        rows->step[op] = walk->blocks.access[op] == CPU_ACCESS_FIXED || walk->period_rows[op]
+                             ? 0
+                             : n * (int64_t)job->w[op];
     rows->step[PLAN_OUT] = n * (int64_t)job->w[PLAN_THEN];
 }
 
 static void select_block(block_job *job, const cpu_block *at, uint8_t *out)
 {
     const cpu_walk *walk = job->walk;
-    cpu_rows rows = {walk->blocks.inner_elements * at->split, 1, job->base[PLAN_COND] + at->place.offset[PLAN_COND],
-                     NULL, NULL, out, {0, 0, 0, 0}};
+    cpu_rows rows = {walk->blocks.inner_elements * at->split,
+                     1,
+                     job->base[PLAN_COND] + at->place.offset[PLAN_COND],
+                     NULL,
+                     NULL,
+                     out,
+                     {0, 0, 0, 0}};
     int adv[3] = {0, 0, 0};
-    if (job->period_rows) set_period_rows(job, at, &rows);
+    if (job->period_rows)
+        set_period_rows(job, at, &rows);
     if (walk->blocks.access[PLAN_COND] == CPU_ACCESS_FIXED) {
         /* One choice for the whole block: only the chosen input is read (and gathered). */
         const int op = *rows.cond ? PLAN_THEN : PLAN_ELSE;
@@ -198,35 +235,46 @@ static void run_block(block_job *job, const cpu_block *at)
     clsel_priv_cpu_scatter(&job->scatter, at->split, job->staged, out);
 }
 
-/* Blocks [first, last) of a walk that gathers nothing: those of one size along a line of the fastest level per call. */
+/* Blocks [first, last) of a walk that gathers nothing: those of one size along a line of the
+ * fastest level per call. */
 static void run_lines(block_job *job, int64_t first, int64_t last)
 {
     const cpu_blocks *b = &job->walk->blocks;
     int adv[3];
-    for (int op = 0; op < 3; ++op) adv[op] = b->access[op] != CPU_ACCESS_FIXED;
+    for (int op = 0; op < 3; ++op)
+        adv[op] = b->access[op] != CPU_ACCESS_FIXED;
     const cpu_row_fn fn = job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])];
     cpu_block at;
     clsel_priv_cpu_block_at(b, first, &at);
     for (int64_t i = first; i < last;) {
         int64_t count = b->order.rank ? b->order.dims[0] - at.place.at[0] : 1;
-        if (count > last - i) count = last - i;
-        if (b->chunk_level == 0 && count > 1 && at.place.at[0] + count == b->order.dims[0] && b->last_split != b->split)
+        if (count > last - i)
+            count = last - i;
+        if (b->chunk_level == 0 && count > 1 && at.place.at[0] + count == b->order.dims[0] &&
+            b->last_split != b->split)
             --count; /* the line's last chunk is shorter: a call of its own */
-        cpu_rows rows = {b->inner_elements * at.split, count, job->base[PLAN_COND] + at.place.offset[PLAN_COND],
-                         job->base[PLAN_THEN] + at.place.offset[PLAN_THEN] * (int64_t)job->w[PLAN_THEN],
-                         job->base[PLAN_ELSE] + at.place.offset[PLAN_ELSE] * (int64_t)job->w[PLAN_ELSE],
-                         job->out + at.place.offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN], {0, 0, 0, 0}};
-        for (int t = 0; t < PLAN_OPERANDS; ++t) rows.step[t] = b->order.strides[t][0] * (int64_t)clsel_priv_operand_width(t, job->w[PLAN_THEN]);
+        cpu_rows rows = {
+            b->inner_elements * at.split,
+            count,
+            job->base[PLAN_COND] + at.place.offset[PLAN_COND],
+            job->base[PLAN_THEN] + at.place.offset[PLAN_THEN] * (int64_t)job->w[PLAN_THEN],
+            job->base[PLAN_ELSE] + at.place.offset[PLAN_ELSE] * (int64_t)job->w[PLAN_ELSE],
+            job->out + at.place.offset[PLAN_OUT] * (int64_t)job->w[PLAN_THEN],
+            {0, 0, 0, 0}};
+        for (int t = 0; t < PLAN_OPERANDS; ++t)
+            rows.step[t] =
+                b->order.strides[t][0] * (int64_t)clsel_priv_operand_width(t, job->w[PLAN_THEN]);
         fn(&rows);
-        if ((i += count) < last) clsel_priv_cpu_block_skip(b, &at, count);
+        if ((i += count) < last)
+            clsel_priv_cpu_block_skip(b, &at, count);
     }
 }
 
 void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
 {
     const cpu_blocks *b = &walk->blocks;
-    /* Each gathered input's part, and a scattered output's, starts on a cache line and has CPU_GATHER_SLACK bytes of
-     * room. */
+    /* Each gathered input's part, and a scattered output's, starts on a cache line and has
+     * CPU_GATHER_SLACK bytes of room. */
     _Alignas(64) uint8_t buffers[CPU_GATHER_BYTES + PLAN_OPERANDS * (CPU_GATHER_SLACK + 64)];
     size_t used = 0;
     block_job job;
@@ -245,10 +293,12 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
         }
     }
     job.staged = buffers + used;
-    if (walk->scatters) clsel_priv_cpu_scatter_prepare(b, b->w, &job.scatter);
+    if (walk->scatters)
+        clsel_priv_cpu_scatter_prepare(b, b->w, &job.scatter);
     cpu_block at;
     if (walk->by_chunk) {
-        /* Chunk x of every row, then chunk x + 1: a re-read input's chunk is still cached for the next row. */
+        /* Chunk x of every row, then chunk x + 1: a re-read input's chunk is still cached for the
+         * next row. */
         for (int64_t x = 0; x < b->order.dims[0]; ++x)
             for (int64_t line = 0; line < b->count / b->order.dims[0]; ++line) {
                 clsel_priv_cpu_block_at(b, line * b->order.dims[0] + x, &at);
@@ -260,9 +310,11 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
         clsel_priv_cpu_block_at(b, 0, &at);
         for (int64_t i = 0;;) {
             run_block(&job, &at);
-            if (++i == b->count) break;
+            if (++i == b->count)
+                break;
             clsel_priv_cpu_block_next(b, &at);
         }
     }
-    if (walk->stream) walk->loops->fence();
+    if (walk->stream)
+        walk->loops->fence();
 }

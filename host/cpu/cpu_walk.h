@@ -1,12 +1,14 @@
-/* cpu_walk.h - the CPU path's walk over one iteration space on the calling thread (cpu_walk.c): its blocks, gathered
- * inputs and row loops. cpu_run.c splits a run into boxes (plan_iter.h) and walks each. */
+/* cpu_walk.h - the CPU path's walk over one iteration space on the calling thread (cpu_walk.c): its
+ * blocks, gathered inputs and row loops. cpu_run.c splits a run into boxes (plan_iter.h) and walks
+ * each. */
 #ifndef CLSEL_HOST_CPU_WALK_H
 #define CLSEL_HOST_CPU_WALK_H
 
 #include "cpu/cpu_blocks.h"
 #include "cpu/cpu_loops.h"
 
-/* A run's tensors: element 0 of each (offsets count from there), and each input's end (whole loads stop before it). */
+/* A run's tensors: element 0 of each (offsets count from there), and each input's end (whole loads
+ * stop before it). */
 typedef struct cpu_tensors {
     const uint8_t *in[3], *end[3];
     uint8_t *out;
@@ -15,16 +17,20 @@ typedef struct cpu_tensors {
 typedef struct cpu_walk {
     const cpu_loops *loops;
     cpu_blocks blocks;
-    plan_iter tiled; /* the space with dim 0 cut into chunks, for tiles of a transposed input (blocks.it points here) */
-    int by_chunk;       /* long rows walked chunk by chunk over several rows (cpu_walk.c, tiles_rows) */
-    int stream;         /* non-temporal stores for the output */
-    int gathers;        /* some input is a pattern: gathered block by block (or the output, scattered) */
-    int scatters;       /* the output is a pattern: written to the gather buffer, then scattered block by block */
-    int period_rows[3]; /* per input: a period that is a long row, gathered once for a block's `split` rows */
+    plan_iter tiled; /* the space with dim 0 cut into chunks, for tiles of a transposed input
+                        (blocks.it points here) */
+    int by_chunk; /* long rows walked chunk by chunk over several rows (cpu_walk.c, tiles_rows) */
+    int stream;   /* non-temporal stores for the output */
+    int gathers;  /* some input is a pattern: gathered block by block (or the output, scattered) */
+    int scatters; /* the output is a pattern: written to the gather buffer, then scattered block by
+                     block */
+    int period_rows[3]; /* per input: a period that is a long row, gathered once for a block's
+                           `split` rows */
 } cpu_walk;
 
 /* The walk of space `it` (elements of w bytes; count > 0). */
-void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const cpu_loops *loops, cpu_walk *walk);
+void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const cpu_loops *loops,
+                              cpu_walk *walk);
 void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t);
 
 #endif

@@ -1,10 +1,15 @@
-/* cl_devices.h - this machine's OpenCL platforms and devices, and the order CLSEL_DEVICE_AUTO tries them in. */
+/* cl_devices.h - this machine's OpenCL platforms and devices, and the order CLSEL_DEVICE_AUTO tries
+ * them in. */
 #ifndef CLSEL_HOST_CL_DEVICES_H
 #define CLSEL_HOST_CL_DEVICES_H
 
 #include "opencl/cl_api.h"
 
-enum { MAX_PLATFORMS = 16, MAX_DEVICES_PER_PLATFORM = 32, MAX_CANDIDATES = 64 };
+enum {
+    MAX_PLATFORMS = 16,
+    MAX_DEVICES_PER_PLATFORM = 32,
+    MAX_CANDIDATES = 64
+};
 
 typedef struct clsel_priv_device_list {
     cl_uint num_platforms;
@@ -16,9 +21,10 @@ typedef struct clsel_priv_device_list {
 /* Every platform and device. CLSEL_ERROR_NO_DEVICE when there is no platform. */
 clsel_status clsel_priv_enumerate(const clsel_cl_api *cl, clsel_priv_device_list *list);
 
-/* Devices in the order tried: the one CLSEL_PLATFORM / CLSEL_DEVICE_INDEX name, else every available GPU or
- * accelerator, then (unless `accelerators_only`) every other available one. CLSEL_ERROR_NO_DEVICE when there is none,
- * naming with `accelerators_only` the CPU-type devices passed over. */
+/* Devices in the order tried: the one CLSEL_PLATFORM / CLSEL_DEVICE_INDEX name, else every
+ * available GPU or accelerator, then (unless `accelerators_only`) every other available one.
+ * CLSEL_ERROR_NO_DEVICE when there is none, naming with `accelerators_only` the CPU-type devices
+ * passed over. */
 typedef struct clsel_priv_candidates {
     cl_device_id devices[MAX_CANDIDATES];
     int count;

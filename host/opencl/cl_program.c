@@ -12,24 +12,28 @@ static const int rank_classes[RANK_CLASSES] = CLSEL_RANK_CLASSES;
 int clsel_priv_cl_rank_class(int32_t rank)
 {
     for (int i = 0; i < RANK_CLASSES; ++i)
-        if (rank <= rank_classes[i]) return rank_classes[i];
+        if (rank <= rank_classes[i])
+            return rank_classes[i];
     return rank_classes[RANK_CLASSES - 1];
 }
 
 static int class_index(int rank)
 {
     for (int i = 0; i < RANK_CLASSES; ++i)
-        if (rank == rank_classes[i]) return i;
+        if (rank == rank_classes[i])
+            return i;
     return -1;
 }
 
 int clsel_priv_cl_variant_index(const kernel_variant *v)
 {
     const int w = clsel_priv_width_index(v->width), r = class_index(v->rank);
-    if (w < 0 || r < 0 || v->write < 0 || v->write >= CLSEL_WRITES) return -1;
+    if (w < 0 || r < 0 || v->write < 0 || v->write >= CLSEL_WRITES)
+        return -1;
     int index = w * RANK_CLASSES + r;
     for (int op = 0; op < 3; ++op) {
-        if (v->read[op] < 0 || v->read[op] >= CLSEL_READS) return -1;
+        if (v->read[op] < 0 || v->read[op] >= CLSEL_READS)
+            return -1;
         index = index * CLSEL_READS + v->read[op];
     }
     return (index * CLSEL_WRITES + v->write) * 2 + (v->dense != 0);
@@ -42,21 +46,23 @@ unsigned clsel_priv_cl_items(size_t width)
     return w < 0 ? 1 : items[w];
 }
 
-/* Only defines: every OpenCL 1.2 driver accepts -D; no fast-math options (the kernels do no arithmetic on values). */
+/* Only defines: every OpenCL 1.2 driver accepts -D; no fast-math options (the kernels do no
+ * arithmetic on values). */
 int clsel_priv_cl_program_options(const kernel_variant *v, char *options, size_t size)
 {
-    const int n = snprintf(options, size,
-                           "-DCLSEL_WIDTH=%zu -DCLSEL_RANK=%d -DCLSEL_COND=%d -DCLSEL_THEN=%d -DCLSEL_ELSE=%d "
-                           "-DCLSEL_OUT=%d -DCLSEL_DENSE=%d -DCLSEL_ITEMS=%u",
-                           v->width, v->rank, v->read[0], v->read[1], v->read[2], v->write, v->dense != 0,
-                           clsel_priv_cl_items(v->width));
+    const int n = snprintf(
+        options, size,
+        "-DCLSEL_WIDTH=%zu -DCLSEL_RANK=%d -DCLSEL_COND=%d -DCLSEL_THEN=%d -DCLSEL_ELSE=%d "
+        "-DCLSEL_OUT=%d -DCLSEL_DENSE=%d -DCLSEL_ITEMS=%u",
+        v->width, v->rank, v->read[0], v->read[1], v->read[2], v->write, v->dense != 0,
+        clsel_priv_cl_items(v->width));
     return n > 0 && (size_t)n < size;
 }
 
 void clsel_priv_cl_kernel_name(const kernel_variant *v, char *name, size_t size)
 {
-    snprintf(name, size, CLSEL_KERNEL_NAME_FORMAT, (int)v->width, v->rank, v->read[0], v->read[1], v->read[2],
-             v->write, v->dense != 0);
+    snprintf(name, size, CLSEL_KERNEL_NAME_FORMAT, (int)v->width, v->rank, v->read[0], v->read[1],
+             v->read[2], v->write, v->dense != 0);
 }
 
 clsel_status clsel_cl_kernel_source(const char **source, size_t *source_size)

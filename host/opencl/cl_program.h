@@ -1,6 +1,7 @@
-/* cl_program.h - the kernels clsel builds: one program per kernel variant (an element width, a rank class, a read kind
- * per input and a write kind for the output, cl/select_contract.h), its clBuildProgram options and kernel name, and
- * the program source (cl/select_contract.h and cl/select.cl). */
+/* cl_program.h - the kernels clsel builds: one program per kernel variant (an element width, a rank
+ * class, a read kind per input and a write kind for the output, cl/select_contract.h), its
+ * clBuildProgram options and kernel name, and the program source (cl/select_contract.h and
+ * cl/select.cl). */
 #ifndef CLSEL_HOST_CL_PROGRAM_H
 #define CLSEL_HOST_CL_PROGRAM_H
 
@@ -13,16 +14,17 @@
 enum {
     ELEMENT_WIDTHS = 4, /* 1, 2, 4, 8 bytes */
     RANK_CLASSES = 5,   /* CLSEL_RANK_CLASSES */
-    KERNEL_VARIANTS = ELEMENT_WIDTHS * RANK_CLASSES * CLSEL_READS * CLSEL_READS * CLSEL_READS * CLSEL_WRITES * 2
+    KERNEL_VARIANTS =
+        ELEMENT_WIDTHS * RANK_CLASSES * CLSEL_READS * CLSEL_READS * CLSEL_READS * CLSEL_WRITES * 2
 };
 
 /* One kernel: what its build options say. */
 typedef struct kernel_variant {
-    size_t width;    /* element bytes */
-    int rank;        /* a rank class: the dims the kernel walks */
-    int read[3];     /* CLSEL_READ_* of cond, then, else */
-    int write;       /* CLSEL_WRITE_* of out */
-    int dense;       /* CLSEL_DENSE: every ROWS tensor is dense */
+    size_t width; /* element bytes */
+    int rank;     /* a rank class: the dims the kernel walks */
+    int read[3];  /* CLSEL_READ_* of cond, then, else */
+    int write;    /* CLSEL_WRITE_* of out */
+    int dense;    /* CLSEL_DENSE: every ROWS tensor is dense */
 } kernel_variant;
 
 /* The program source (not NUL-terminated), embedded at build time by cmake/embed_cl.cmake. */
@@ -31,7 +33,8 @@ extern const size_t clsel_priv_cl_source_size;
 
 /* The smallest rank class that walks `rank` dims (1 for rank 0). */
 int clsel_priv_cl_rank_class(int32_t rank);
-/* The variant's slot among KERNEL_VARIANTS; -1 for a width, rank class or kind that does not exist. */
+/* The variant's slot among KERNEL_VARIANTS; -1 for a width, rank class or kind that does not exist.
+ */
 int clsel_priv_cl_variant_index(const kernel_variant *v);
 /* The 16-byte items each work-item takes, for elements of `width` bytes (tuning_constants.h). */
 unsigned clsel_priv_cl_items(size_t width);

@@ -40,17 +40,19 @@ clsel_status clsel_priv_plan_layout_compute(const clsel_shape *cond, const clsel
                                             const clsel_shape *else_shape, const clsel_attrs *attrs,
                                             plan_layout *layout);
 
-/* Bytes of tensor `op` of a run (cond, then, else or out: PLAN_*) from the first it touches to the last: its size
- * when dense. */
+/* Bytes of tensor `op` of a run (cond, then, else or out: PLAN_*) from the first it touches to the
+ * last: its size when dense. */
 uint64_t clsel_priv_plan_tensor_bytes(const clsel_plan *plan, int op);
 
-/* Whether the output has bytes between its elements (a strided view with gaps): its touched extent exceeds its count. */
+/* Whether the output has bytes between its elements (a strided view with gaps): its touched extent
+ * exceeds its count. */
 static inline int clsel_priv_plan_out_has_gaps(const clsel_plan *plan)
 {
     return plan->reach[PLAN_OUT] != plan->out_count;
 }
 
-/* Bytes a run moves: every input's and the output's touched bytes (clsel_priv_plan_tensor_bytes). */
+/* Bytes a run moves: every input's and the output's touched bytes (clsel_priv_plan_tensor_bytes).
+ */
 uint64_t clsel_priv_plan_bytes_moved(const clsel_plan *plan);
 
 /* Bytes of one element of tensor `op`: 1 for cond, the plan's element size otherwise. */
@@ -70,10 +72,12 @@ typedef struct plan_span {
     uint64_t begin;
 } plan_span;
 
-/* The in-place and overlap rule, for every back end (plan_overlap.c): the output may be exactly then or else (the same
- * element [0] and the same strides along every output dim); any other overlap of the bytes the output touches with an
- * input's is CLSEL_ERROR_BUFFER, with the byte ranges in the message (relative to the lower of the two starts when
- * `relative`, as for host addresses). spans: cond, then, else, out. */
-clsel_status clsel_priv_plan_check_overlap(const clsel_plan *plan, const plan_span spans[PLAN_OPERANDS], int relative);
+/* The in-place and overlap rule, for every back end (plan_overlap.c): the output may be exactly
+ * then or else (the same element [0] and the same strides along every output dim); any other
+ * overlap of the bytes the output touches with an input's is CLSEL_ERROR_BUFFER, with the byte
+ * ranges in the message (relative to the lower of the two starts when `relative`, as for host
+ * addresses). spans: cond, then, else, out. */
+clsel_status clsel_priv_plan_check_overlap(const clsel_plan *plan,
+                                           const plan_span spans[PLAN_OPERANDS], int relative);
 
 #endif

@@ -1,8 +1,10 @@
-/* plan_iter.c - see plan_iter.h: the counter, the reshapes, spans and the split into boxes. A box is an iteration space
- * of its own, so every consumer of a sub-range (a launch whose index math stays in 32 bits, a runtime chunk, a thread's
- * share) walks it as it would the whole run, and no one patches a copied plan. The split is along the highest dim whose
- * one index fits the bounds, in equal ranges, as PyTorch's TensorIterator splits for 32-bit indexing
- * (aten/src/ATen/TensorIterator.cpp, SplitUntil32Bit), but in ranges rather than halves so that boxes come in order. */
+/* plan_iter.c - see plan_iter.h: the counter, the reshapes, spans and the split into boxes. A box
+ * is an iteration space of its own, so every consumer of a sub-range (a launch whose index math
+ * stays in 32 bits, a runtime chunk, a thread's share) walks it as it would the whole run, and no
+ * one patches a copied plan. The split is along the highest dim whose one index fits the bounds, in
+ * equal ranges, as PyTorch's TensorIterator splits for 32-bit indexing
+ * (aten/src/ATen/TensorIterator.cpp, SplitUntil32Bit), but in ranges rather than halves so that
+ * boxes come in order. */
 #include "plan/plan_iter.h"
 
 #include <string.h>
@@ -20,11 +22,13 @@ const char *clsel_priv_operand_name(int op)
 
 void clsel_priv_plan_counter_at(const plan_iter *it, int64_t index, plan_counter *c)
 {
-    for (int t = 0; t < PLAN_OPERANDS; ++t) c->offset[t] = it->base[t];
+    for (int t = 0; t < PLAN_OPERANDS; ++t)
+        c->offset[t] = it->base[t];
     for (int32_t d = 0; d < it->rank; ++d) {
         c->at[d] = index % it->dims[d];
         index /= it->dims[d];
-        for (int t = 0; t < PLAN_OPERANDS; ++t) c->offset[t] += c->at[d] * it->strides[t][d];
+        for (int t = 0; t < PLAN_OPERANDS; ++t)
+            c->offset[t] += c->at[d] * it->strides[t][d];
     }
 }
 
@@ -32,19 +36,23 @@ void clsel_priv_plan_counter_next(const plan_iter *it, plan_counter *c)
 {
     for (int32_t d = 0; d < it->rank; ++d) {
         if (++c->at[d] < it->dims[d]) {
-            for (int t = 0; t < PLAN_OPERANDS; ++t) c->offset[t] += it->strides[t][d];
+            for (int t = 0; t < PLAN_OPERANDS; ++t)
+                c->offset[t] += it->strides[t][d];
             return;
         }
-        for (int t = 0; t < PLAN_OPERANDS; ++t) c->offset[t] -= (it->dims[d] - 1) * it->strides[t][d];
+        for (int t = 0; t < PLAN_OPERANDS; ++t)
+            c->offset[t] -= (it->dims[d] - 1) * it->strides[t][d];
         c->at[d] = 0;
     }
 }
 
 void clsel_priv_plan_counter_skip(const plan_iter *it, plan_counter *c, int64_t k)
 {
-    if (it->rank == 0) return;
+    if (it->rank == 0)
+        return;
     c->at[0] += k - 1;
-    for (int t = 0; t < PLAN_OPERANDS; ++t) c->offset[t] += (k - 1) * it->strides[t][0];
+    for (int t = 0; t < PLAN_OPERANDS; ++t)
+        c->offset[t] += (k - 1) * it->strides[t][0];
     clsel_priv_plan_counter_next(it, c);
 }
 
@@ -62,46 +70,57 @@ void clsel_priv_plan_iter_swap_dims(plan_iter *it, int32_t a, int32_t b)
 
 void clsel_priv_plan_iter_move_dim(plan_iter *it, int32_t from, int32_t to)
 {
-    for (; from > to; --from) clsel_priv_plan_iter_swap_dims(it, from, from - 1);
-    for (; from < to; ++from) clsel_priv_plan_iter_swap_dims(it, from, from + 1);
+    for (; from > to; --from)
+        clsel_priv_plan_iter_swap_dims(it, from, from - 1);
+    for (; from < to; ++from)
+        clsel_priv_plan_iter_swap_dims(it, from, from + 1);
 }
 
 int clsel_priv_plan_iter_split_dim(plan_iter *it, int32_t d, int64_t inner)
 {
-    if (it->rank >= CLSEL_MAX_RANK || d >= it->rank || inner < 1 || it->dims[d] % inner) return 0;
+    if (it->rank >= CLSEL_MAX_RANK || d >= it->rank || inner < 1 || it->dims[d] % inner)
+        return 0;
     for (int32_t above = it->rank; above > d + 1; --above) {
         it->dims[above] = it->dims[above - 1];
-        for (int t = 0; t < PLAN_OPERANDS; ++t) it->strides[t][above] = it->strides[t][above - 1];
+        for (int t = 0; t < PLAN_OPERANDS; ++t)
+            it->strides[t][above] = it->strides[t][above - 1];
     }
     it->dims[d + 1] = it->dims[d] / inner;
     it->dims[d] = inner;
-    for (int t = 0; t < PLAN_OPERANDS; ++t) it->strides[t][d + 1] = it->strides[t][d] * inner;
+    for (int t = 0; t < PLAN_OPERANDS; ++t)
+        it->strides[t][d + 1] = it->strides[t][d] * inner;
     ++it->rank;
     return 1;
 }
 
-int clsel_priv_plan_iter_blocks(const plan_iter *it, int32_t inner, int64_t split, plan_iter *blocks)
+int clsel_priv_plan_iter_blocks(const plan_iter *it, int32_t inner, int64_t split,
+                                plan_iter *blocks)
 {
     memset(blocks, 0, sizeof *blocks);
-    for (int t = 0; t < PLAN_OPERANDS; ++t) blocks->base[t] = it->base[t];
+    for (int t = 0; t < PLAN_OPERANDS; ++t)
+        blocks->base[t] = it->base[t];
     const int kept = inner < it->rank && it->dims[inner] > split;
     if (kept) {
         blocks->dims[0] = (it->dims[inner] + split - 1) / split;
-        for (int t = 0; t < PLAN_OPERANDS; ++t) blocks->strides[t][0] = split * it->strides[t][inner];
+        for (int t = 0; t < PLAN_OPERANDS; ++t)
+            blocks->strides[t][0] = split * it->strides[t][inner];
         blocks->rank = 1;
     }
     for (int32_t d = inner + 1; d < it->rank; ++d, ++blocks->rank) {
         blocks->dims[blocks->rank] = it->dims[d];
-        for (int t = 0; t < PLAN_OPERANDS; ++t) blocks->strides[t][blocks->rank] = it->strides[t][d];
+        for (int t = 0; t < PLAN_OPERANDS; ++t)
+            blocks->strides[t][blocks->rank] = it->strides[t][d];
     }
     blocks->count = it->count > 0;
-    for (int32_t d = 0; d < blocks->rank; ++d) blocks->count *= blocks->dims[d];
+    for (int32_t d = 0; d < blocks->rank; ++d)
+        blocks->count *= blocks->dims[d];
     return kept;
 }
 
 /* How far tensor t reaches below and above its first element over dims [0, top) whole
  * and `last` indices of dim top (top < rank). */
-static void reach(const plan_iter *it, int t, int32_t top, int64_t last, int64_t *below, int64_t *above)
+static void reach(const plan_iter *it, int t, int32_t top, int64_t last, int64_t *below,
+                  int64_t *above)
 {
     *below = *above = 0;
     for (int32_t d = 0; d <= top && d < it->rank; ++d) {
@@ -113,7 +132,8 @@ static void reach(const plan_iter *it, int t, int32_t top, int64_t last, int64_t
 void clsel_priv_plan_iter_span(const plan_iter *it, int t, int64_t *lo, int64_t *hi)
 {
     int64_t below, above;
-    reach(it, t, it->rank > 0 ? it->rank - 1 : 0, it->rank > 0 ? it->dims[it->rank - 1] : 1, &below, &above);
+    reach(it, t, it->rank > 0 ? it->rank - 1 : 0, it->rank > 0 ? it->dims[it->rank - 1] : 1, &below,
+          &above);
     *lo = it->base[t] + below;
     *hi = it->base[t] + above;
 }
@@ -122,31 +142,39 @@ int clsel_priv_plan_iter_dense(const plan_iter *it, int t)
 {
     int64_t step = 1;
     for (int32_t d = 0; d < it->rank; step *= it->dims[d++])
-        if (it->dims[d] > 1 && it->strides[t][d] != step) return 0;
+        if (it->dims[d] > 1 && it->strides[t][d] != step)
+            return 0;
     return 1;
 }
 
 /* Whether a box of dims [0, d) whole and `step` indices of dim d fits the bounds. */
-static int fits(const plan_iter *it, int32_t d, int64_t slab, int64_t step, int64_t max_elements, int64_t max_span)
+static int fits(const plan_iter *it, int32_t d, int64_t slab, int64_t step, int64_t max_elements,
+                int64_t max_span)
 {
-    if (slab * step > max_elements) return 0;
+    if (slab * step > max_elements)
+        return 0;
     for (int t = 0; t < PLAN_OPERANDS; ++t) {
         int64_t below, above;
         reach(it, t, d, step, &below, &above);
-        if (above - below >= max_span) return 0;
+        if (above - below >= max_span)
+            return 0;
     }
     return 1;
 }
 
-void clsel_priv_plan_split(plan_split *s, const plan_iter *it, int64_t max_elements, int64_t max_span)
+void clsel_priv_plan_split(plan_split *s, const plan_iter *it, int64_t max_elements,
+                           int64_t max_span)
 {
     memset(s, 0, sizeof *s);
     s->whole = *it;
     s->step = s->per_line = 1;
     s->count = it->count > 0;
-    if (it->rank == 0 || it->count == 0) return;
-    if (max_elements < 1) max_elements = 1;
-    if (max_span < 1) max_span = 1;
+    if (it->rank == 0 || it->count == 0)
+        return;
+    if (max_elements < 1)
+        max_elements = 1;
+    if (max_span < 1)
+        max_span = 1;
     int64_t slab = 1;
     while (s->d + 1 < it->rank && fits(it, s->d, slab, it->dims[s->d], max_elements, max_span))
         slab *= it->dims[s->d++];
@@ -162,28 +190,34 @@ void clsel_priv_plan_split(plan_split *s, const plan_iter *it, int64_t max_eleme
     s->step = lo;
     s->per_line = (it->dims[s->d] + lo - 1) / lo;
     s->count = s->per_line;
-    for (int32_t d = s->d + 1; d < it->rank; ++d) s->count *= it->dims[d];
+    for (int32_t d = s->d + 1; d < it->rank; ++d)
+        s->count *= it->dims[d];
 }
 
 void clsel_priv_plan_split_box(const plan_split *s, int64_t k, plan_iter *box)
 {
     const plan_iter *it = &s->whole;
     *box = *it;
-    if (it->rank == 0) return;
+    if (it->rank == 0)
+        return;
     const int32_t d = s->d;
     plan_iter starts; /* one element per box, where it starts */
     const int chunked = clsel_priv_plan_iter_blocks(it, d, s->step, &starts);
     plan_counter at;
     clsel_priv_plan_counter_at(&starts, k, &at);
-    for (int t = 0; t < PLAN_OPERANDS; ++t) box->base[t] = at.offset[t];
+    for (int t = 0; t < PLAN_OPERANDS; ++t)
+        box->base[t] = at.offset[t];
     const int64_t first = chunked ? at.at[0] * s->step : 0;
     const int64_t left = it->dims[d] - first;
     box->dims[d] = left < s->step ? left : s->step;
     box->rank = box->dims[d] > 1 ? d + 1 : d; /* no dim of 1, as in the plan's */
     box->count = 1;
-    for (int32_t i = 0; i < box->rank; ++i) box->count *= box->dims[i];
-    for (int32_t i = box->rank; i < CLSEL_MAX_RANK; ++i) { /* unused dims: as a walker of any rank reads them */
+    for (int32_t i = 0; i < box->rank; ++i)
+        box->count *= box->dims[i];
+    for (int32_t i = box->rank; i < CLSEL_MAX_RANK;
+         ++i) { /* unused dims: as a walker of any rank reads them */
         box->dims[i] = 1;
-        for (int t = 0; t < PLAN_OPERANDS; ++t) box->strides[t][i] = 0;
+        for (int t = 0; t < PLAN_OPERANDS; ++t)
+            box->strides[t][i] = 0;
     }
 }

@@ -1,6 +1,7 @@
-/* runtime.h - the clsel_runtime object. Its files call only down this list: runtime.c (create, destroy, getters and
- * setters), runtime_run.c (clsel_runtime_run: the CPU path or a device path per run, AUTO's measurement, the rescue
- * of a run the device failed), runtime_device.c (the device paths: in place, or copied in chunks). */
+/* runtime.h - the clsel_runtime object. Its files call only down this list: runtime.c (create,
+ * destroy, getters and setters), runtime_run.c (clsel_runtime_run: the CPU path or a device path
+ * per run, AUTO's measurement, the rescue of a run the device failed), runtime_device.c (the device
+ * paths: in place, or copied in chunks). */
 #ifndef CLSEL_HOST_RUNTIME_H
 #define CLSEL_HOST_RUNTIME_H
 
@@ -32,18 +33,18 @@ struct clsel_runtime {
     int lock_ready;
 };
 
-/* The device paths (runtime_device.c), for host tensors already checked. Each returns once nothing on the device still
- * reads or writes the caller's memory; on failure (the message set) `out` may hold part of the result, and the caller
- * finishes the run on the CPU path. */
+/* The device paths (runtime_device.c), for host tensors already checked. Each returns once nothing
+ * on the device still reads or writes the caller's memory; on failure (the message set) `out` may
+ * hold part of the result, and the caller finishes the run on the CPU path. */
 
 /* Whether a run can work in the caller's memory in place: the device shares memory with
  * the host, each tensor fits one buffer, and out overlaps no input. */
-int clsel_priv_runtime_can_share(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
-                                 const void *out);
-clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
-                                           void *out);
+int clsel_priv_runtime_can_share(const clsel_runtime *rt, const clsel_plan *plan,
+                                 const void *const in[3], const void *out);
+clsel_status clsel_priv_runtime_run_shared(clsel_runtime *rt, const clsel_plan *plan,
+                                           const void *const in[3], void *out);
 /* Copied through the device in chunks (one for a run that fits). */
-clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
-                                            void *out);
+clsel_status clsel_priv_runtime_run_chunked(clsel_runtime *rt, const clsel_plan *plan,
+                                            const void *const in[3], void *out);
 
 #endif

@@ -1,7 +1,9 @@
-/* runtime_run.c - clsel_runtime_run: host memory in, host memory out, on the CPU path for small runs (and, under AUTO,
- * on a device that does not share host memory and was measured slower than the CPU path), otherwise on the runtime's
- * device, in place or copied in chunks (runtime_device.c). If the device fails part-way, the whole run is done again on
- * the CPU path: the caller gets the right result rather than half of one, told so by clsel_runtime_last_run_path. */
+/* runtime_run.c - clsel_runtime_run: host memory in, host memory out, on the CPU path for small
+ * runs (and, under AUTO, on a device that does not share host memory and was measured slower than
+ * the CPU path), otherwise on the runtime's device, in place or copied in chunks
+ * (runtime_device.c). If the device fails part-way, the whole run is done again on the CPU path:
+ * the caller gets the right result rather than half of one, told so by clsel_runtime_last_run_path.
+ */
 #include <stdio.h>
 #include <time.h>
 
@@ -16,7 +18,8 @@
 static _Thread_local clsel_run_path last_path = CLSEL_RUN_NONE;
 
 /* The CPU path with the runtime's threads, over host tensors already checked. */
-static void run_cpu(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3], void *out)
+static void run_cpu(const clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
+                    void *out)
 {
     clsel_cpu_options options = clsel_cpu_options_default();
     options.threads = rt->cpu_threads ? rt->cpu_threads : clsel_priv_cpu_cores();
@@ -32,33 +35,40 @@ static double now_ms(void)
 }
 
 /* The best of RUNTIME_CALIBRATION_RUNS timed runs on one path; -1 when a run failed. */
-static double best_run(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3], void *out, int device)
+static double best_run(clsel_runtime *rt, const clsel_plan *plan, const void *const in[3],
+                       void *out, int device)
 {
     double best = -1;
     for (int k = 0; k < RUNTIME_CALIBRATION_RUNS; ++k) {
         const double t0 = now_ms();
-        if (!device) run_cpu(rt, plan, in, out);
-        else if (clsel_priv_runtime_run_chunked(rt, plan, in, out) != CLSEL_SUCCESS) return -1;
+        if (!device)
+            run_cpu(rt, plan, in, out);
+        else if (clsel_priv_runtime_run_chunked(rt, plan, in, out) != CLSEL_SUCCESS)
+            return -1;
         const double ms = now_ms() - t0;
-        if (best < 0 || ms < best) best = ms;
+        if (best < 0 || ms < best)
+            best = ms;
     }
     return best;
 }
 
-/* AUTO's rule for host memory on a device that does not work in it (a discrete GPU): a run there copies every input
- * across the bus and the output back, and Select does nothing but move bytes, so the device wins only where the bus
- * outruns the host's memory (PCIe 5.0 x16: 64 GB/s each way at best, against hundreds of GB/s of DRAM). The first run
- * that would go there is preceded, once per runtime, by both paths timed on the same same-shape u8 run
- * (RUNTIME_CALIBRATION_*); runs go to the device only if it was faster. A runtime asked for OpenCL by name, a device
- * that shares host memory or does not say, and a runtime whose caller set the size threshold are not measured: runs
+/* AUTO's rule for host memory on a device that does not work in it (a discrete GPU): a run there
+ * copies every input across the bus and the output back, and Select does nothing but move bytes, so
+ * the device wins only where the bus outruns the host's memory (PCIe 5.0 x16: 64 GB/s each way at
+ * best, against hundreds of GB/s of DRAM). The first run that would go there is preceded, once per
+ * runtime, by both paths timed on the same same-shape u8 run (RUNTIME_CALIBRATION_*); runs go to
+ * the device only if it was faster. A runtime asked for OpenCL by name, a device that shares host
+ * memory or does not say, and a runtime whose caller set the size threshold are not measured: runs
  * go to the device. Thread-safe. */
 static int device_pays(clsel_runtime *rt)
 {
     const int discrete = (rt->ctx->host_memory_known && !rt->ctx->host_unified) ||
                          clsel_priv_knob_get(CLSEL_PRIV_KNOB_HOST_AS_DISCRETE) != 0;
-    if (!rt->auto_chosen || rt->threshold_chosen || !discrete) return 1;
+    if (!rt->auto_chosen || rt->threshold_chosen || !discrete)
+        return 1;
     int verdict = atomic_load_explicit(&rt->device_pays, memory_order_acquire);
-    if (verdict >= 0) return verdict;
+    if (verdict >= 0)
+        return verdict;
     clsel_mutex_lock(&rt->calibration_lock);
     verdict = atomic_load_explicit(&rt->device_pays, memory_order_relaxed);
     if (verdict < 0) {
@@ -68,7 +78,8 @@ static int device_pays(clsel_runtime *rt)
         const size_t n = (size_t)RUNTIME_CALIBRATION_ELEMENTS;
         uint8_t *bytes = clsel_priv_malloc(4 * n);
         if (bytes && clsel_plan_create(CLSEL_U8, &s, &s, &s, NULL, &plan) == CLSEL_SUCCESS) {
-            for (size_t i = 0; i < 3 * n; ++i) bytes[i] = (uint8_t)(i * 2654435761u >> 24); /* cond bytes vary */
+            for (size_t i = 0; i < 3 * n; ++i)
+                bytes[i] = (uint8_t)(i * 2654435761u >> 24); /* cond bytes vary */
             const void *const in[3] = {bytes, bytes + n, bytes + 2 * n};
             rt->cpu_ms = best_run(rt, plan, in, bytes + 3 * n, 0);
             rt->device_ms = best_run(rt, plan, in, bytes + 3 * n, 1);
@@ -83,14 +94,17 @@ static int device_pays(clsel_runtime *rt)
     return verdict;
 }
 
-clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond, const void *then_data,
-                               const void *else_data, void *out)
+clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const void *cond,
+                               const void *then_data, const void *else_data, void *out)
 {
     last_path = CLSEL_RUN_NONE;
     if (!rt || !plan)
-        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_run: %s is NULL", rt ? "plan" : "rt");
-    const clsel_status checked = clsel_priv_cpu_check_buffers(plan, cond, then_data, else_data, out);
-    if (checked != CLSEL_SUCCESS) return checked;
+        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "clsel_runtime_run: %s is NULL",
+                               rt ? "plan" : "rt");
+    const clsel_status checked =
+        clsel_priv_cpu_check_buffers(plan, cond, then_data, else_data, out);
+    if (checked != CLSEL_SUCCESS)
+        return checked;
     const void *const in[3] = {cond, then_data, else_data};
     if (plan->out_count == 0 || rt->kind == CLSEL_DEVICE_CPU ||
         clsel_priv_plan_bytes_moved(plan) < rt->min_device_bytes || !device_pays(rt)) {
@@ -105,13 +119,18 @@ clsel_status clsel_runtime_run(clsel_runtime *rt, const clsel_plan *plan, const 
         last_path = CLSEL_RUN_DEVICE;
         return st;
     }
-    /* The device failed part-way: the whole run on the CPU path, the device's message kept for the caller to read. */
+    /* The device failed part-way: the whole run on the CPU path, the device's message kept for the
+     * caller to read. */
     char device_failure[1024];
     snprintf(device_failure, sizeof device_failure, "%s", clsel_last_error());
     run_cpu(rt, plan, in, out);
-    clsel_priv_fail(CLSEL_ERROR_OPENCL, "%s (the run was finished on the CPU path)", device_failure);
+    clsel_priv_fail(CLSEL_ERROR_OPENCL, "%s (the run was finished on the CPU path)",
+                    device_failure);
     last_path = CLSEL_RUN_RESCUED;
     return CLSEL_SUCCESS;
 }
 
-clsel_run_path clsel_runtime_last_run_path(void) { return last_path; }
+clsel_run_path clsel_runtime_last_run_path(void)
+{
+    return last_path;
+}

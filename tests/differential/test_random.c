@@ -22,7 +22,11 @@
 #include "test_util.h"
 #include "common/tuning.h" /* the library's internal knobs (linked with libclsel.a) */
 
-enum { PATH_CPU, PATH_OPENCL, PATH_RUNTIME };
+enum {
+    PATH_CPU,
+    PATH_OPENCL,
+    PATH_RUNTIME
+};
 static int chosen_path = PATH_CPU;
 static int64_t case_count = 2000;
 static uint64_t seed = 20261122;
@@ -42,18 +46,23 @@ static void check_chunked(const clsel_plan *plan, test_data *td, rng *r, const c
     const clsel_run_path path = td->out_count ? CLSEL_RUN_DEVICE : CLSEL_RUN_CPU;
     static const unsigned long long limits[] = {1, 3, 8, 64, 100, 1000, 4096};
     const size_t bytes = (size_t)td->out_count * td->w;
-    CHECK_OK(clsel_runtime_set_chunk_bytes(chunk_runtime, limits[rng_below(r, sizeof limits / sizeof limits[0])]));
+    CHECK_OK(clsel_runtime_set_chunk_bytes(chunk_runtime,
+                                           limits[rng_below(r, sizeof limits / sizeof limits[0])]));
     CHECK_OK(clsel_runtime_set_zero_copy(chunk_runtime, rng_below(r, 4) == 0));
     memset(td->got, 0xEE, bytes);
-    CHECK_OK(clsel_runtime_run(chunk_runtime, plan, td->cond, td->then_data, td->else_data, td->got));
-    CHECK_MSG(memcmp(td->got, td->want, bytes) == 0, "chunked runtime differs from the oracle: %s", text);
+    CHECK_OK(
+        clsel_runtime_run(chunk_runtime, plan, td->cond, td->then_data, td->else_data, td->got));
+    CHECK_MSG(memcmp(td->got, td->want, bytes) == 0, "chunked runtime differs from the oracle: %s",
+              text);
     CHECK_MSG(clsel_runtime_last_run_path() == path, "chunked run not on the device (path %d): %s",
               (int)clsel_runtime_last_run_path(), text);
     if (td->count[1] == td->out_count && rng_below(r, 2)) {
-        CHECK_OK(clsel_runtime_run(chunk_runtime, plan, td->cond, td->then_data, td->else_data, td->then_data));
-        CHECK_MSG(memcmp(td->then_data, td->want, bytes) == 0, "chunked runtime in place differs: %s", text);
-        CHECK_MSG(clsel_runtime_last_run_path() == path, "in-place chunked run not on the device: %s",
-                  text);
+        CHECK_OK(clsel_runtime_run(chunk_runtime, plan, td->cond, td->then_data, td->else_data,
+                                   td->then_data));
+        CHECK_MSG(memcmp(td->then_data, td->want, bytes) == 0,
+                  "chunked runtime in place differs: %s", text);
+        CHECK_MSG(clsel_runtime_last_run_path() == path,
+                  "in-place chunked run not on the device: %s", text);
     }
 }
 
@@ -64,8 +73,8 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     int valid = oracle_shape(c, &want_shape);
     clsel_plan *plan = NULL;
     clsel_status st = clsel_plan_create(dtype, &c->shape[0], &c->shape[1], &c->shape[2], &a, &plan);
-    CHECK_MSG((st == CLSEL_SUCCESS) == valid, "oracle says %s, library says %s (%s)", valid ? "valid" : "invalid",
-              clsel_status_string(st), clsel_last_error());
+    CHECK_MSG((st == CLSEL_SUCCESS) == valid, "oracle says %s, library says %s (%s)",
+              valid ? "valid" : "invalid", clsel_status_string(st), clsel_last_error());
     if (st != CLSEL_SUCCESS || !valid) {
         clsel_plan_destroy(plan);
         return valid;
@@ -86,8 +95,10 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
          * queue on the native path). */
         static const long blocks[] = {1, 2, 3, 5, 8, 13, 30, 64, 100};
         static const long rows[] = {2, 4, 9, 32, 1 << 20};
-        clsel_priv_knob_set(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS, blocks[rng_below(r, sizeof blocks / sizeof blocks[0])]);
-        clsel_priv_knob_set(CLSEL_PRIV_KNOB_LONG_ROW, rows[rng_below(r, sizeof rows / sizeof rows[0])]);
+        clsel_priv_knob_set(CLSEL_PRIV_KNOB_BLOCK_ELEMENTS,
+                            blocks[rng_below(r, sizeof blocks / sizeof blocks[0])]);
+        clsel_priv_knob_set(CLSEL_PRIV_KNOB_LONG_ROW,
+                            rows[rng_below(r, sizeof rows / sizeof rows[0])]);
     }
     CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.got));
     char text[512];
@@ -96,14 +107,16 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
     /* In place: the output over then, or over else, where that input has its shape. */
     int full[2], fulls = 0;
     for (int op = CLSEL_OPERAND_THEN; op <= CLSEL_OPERAND_ELSE && bytes; ++op)
-        if (td.count[op] == td.out_count) full[fulls++] = op;
+        if (td.count[op] == td.out_count)
+            full[fulls++] = op;
     for (int k = 0; k < fulls; ++k) {
         const int over_then = full[k] == CLSEL_OPERAND_THEN;
         memcpy(td.got, over_then ? td.then_data : td.else_data, bytes);
         CHECK_OK(clsel_plan_run_cpu(plan, td.cond, over_then ? td.got : td.then_data,
                                     over_then ? td.else_data : td.got, td.got));
-        CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "CPU in place (out == %s) differs from the oracle: %s",
-                  in_place_names[full[k]], text);
+        CHECK_MSG(memcmp(td.got, td.want, bytes) == 0,
+                  "CPU in place (out == %s) differs from the oracle: %s", in_place_names[full[k]],
+                  text);
     }
     if (cl) {
         int guards_ok = 0;
@@ -111,26 +124,31 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
             /* Launches split into pieces of a few elements: the split that keeps the
              * kernels' index math in 32 bits past 2^31 elements, on small tensors. */
             static const long pieces[] = {1, 2, 7, 64, 1000};
-            clsel_priv_knob_set(CLSEL_PRIV_KNOB_PIECE_ELEMENTS, pieces[rng_below(r, sizeof pieces / sizeof pieces[0])]);
+            clsel_priv_knob_set(CLSEL_PRIV_KNOB_PIECE_ELEMENTS,
+                                pieces[rng_below(r, sizeof pieces / sizeof pieces[0])]);
         }
         memset(td.got, 0xEE, bytes);
-        CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4), &guards_ok));
+        CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4),
+                             &guards_ok));
         CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL differs from the oracle: %s", text);
         CHECK_MSG(guards_ok, "OpenCL wrote outside the output: %s", text);
         /* In place on half the cases: out in the buffer of then or else, one of those
          * that have the output's shape. */
         if (fulls && rng_below(r, 2)) {
             const int over = full[rng_below(r, (uint64_t)fulls)];
-            const size_t flag = over == CLSEL_OPERAND_THEN ? TEST_CL_OUT_IN_THEN : TEST_CL_OUT_IN_ELSE;
+            const size_t flag =
+                over == CLSEL_OPERAND_THEN ? TEST_CL_OUT_IN_THEN : TEST_CL_OUT_IN_ELSE;
             memset(td.got, 0xEE, bytes);
-            CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4) | flag,
-                                 &guards_ok));
-            CHECK_MSG(memcmp(td.got, td.want, bytes) == 0, "OpenCL in place (out == %s) differs: %s",
+            CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got,
+                                 rng_below(r, 4) | flag, &guards_ok));
+            CHECK_MSG(memcmp(td.got, td.want, bytes) == 0,
+                      "OpenCL in place (out == %s) differs: %s", in_place_names[over], text);
+            CHECK_MSG(guards_ok, "OpenCL in place wrote outside %s's buffer: %s",
                       in_place_names[over], text);
-            CHECK_MSG(guards_ok, "OpenCL in place wrote outside %s's buffer: %s", in_place_names[over], text);
         }
     }
-    if (chunk_runtime) check_chunked(plan, &td, r, text);
+    if (chunk_runtime)
+        check_chunked(plan, &td, r, text);
     test_data_free(&td);
     clsel_plan_destroy(plan);
     return 1;
@@ -138,7 +156,8 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
 
 static int open_path(void)
 {
-    if (chosen_path == PATH_OPENCL) test_cl_open(&cl_env);
+    if (chosen_path == PATH_OPENCL)
+        test_cl_open(&cl_env);
     if (chosen_path == PATH_RUNTIME) {
         if (clsel_runtime_create(CLSEL_DEVICE_OPENCL, &chunk_runtime) != CLSEL_SUCCESS)
             test_cl_no_device(clsel_last_error());
@@ -149,7 +168,8 @@ static int open_path(void)
 
 static void close_path(void)
 {
-    if (chosen_path == PATH_OPENCL) test_cl_close(&cl_env);
+    if (chosen_path == PATH_OPENCL)
+        test_cl_close(&cl_env);
     clsel_runtime_destroy(chunk_runtime);
 }
 
@@ -165,14 +185,16 @@ static void run_cases(oracle_case (*draw)(rng *))
         clsel_dtype dtype = all_dtypes[rng_below(&r, 13)];
         valid += run_case(&c, dtype, &r, chosen_path == PATH_OPENCL ? &cl_env : NULL);
         if (check_failures != failures_before) {
-            fprintf(stderr, "  case %lld (seed %llu): mode %d axis %lld cond_broadcast %d dtype %s\n", (long long)i,
-                    (unsigned long long)seed, (int)c.mode, (long long)c.axis, (int)c.cond_broadcast,
-                    clsel_dtype_name(dtype));
+            fprintf(stderr,
+                    "  case %lld (seed %llu): mode %d axis %lld cond_broadcast %d dtype %s\n",
+                    (long long)i, (unsigned long long)seed, (int)c.mode, (long long)c.axis,
+                    (int)c.cond_broadcast, clsel_dtype_name(dtype));
             failures_before = check_failures;
         }
     }
-    printf("%lld random cases (%ld valid, %lld rejected by both), seed %llu, %s\n", (long long)case_count, valid,
-           (long long)(case_count - valid), (unsigned long long)seed, compared[chosen_path]);
+    printf("%lld random cases (%ld valid, %lld rejected by both), seed %llu, %s\n",
+           (long long)case_count, valid, (long long)(case_count - valid), (unsigned long long)seed,
+           compared[chosen_path]);
 }
 
 static void test_any(void)
@@ -192,16 +214,19 @@ static const test_case cases[] = {
 
 static const check_flag flags[] = {
     {"--path", CHECK_FLAG_CHOICE, &chosen_path, "cpu|opencl|runtime",
-     "the CPU path (default), also clsel_cl_enqueue, or also the runtime on the OpenCL device in small chunks"},
+     "the CPU path (default), also clsel_cl_enqueue, or also the runtime on the OpenCL device in "
+     "small chunks"},
     {"--cases", CHECK_FLAG_I64, &case_count, NULL, "random cases per test case (default 2000)"},
     {"--seed", CHECK_FLAG_U64, &seed, NULL, "the first case's seed (default 20261122)"},
-    {"--small-pieces", CHECK_FLAG_SWITCH, &small_pieces, NULL, "OpenCL launches split into pieces of a few elements"},
-    {"--small-blocks", CHECK_FLAG_SWITCH, &small_blocks, NULL, "blocks of a few elements, random long-row bounds"},
+    {"--small-pieces", CHECK_FLAG_SWITCH, &small_pieces, NULL,
+     "OpenCL launches split into pieces of a few elements"},
+    {"--small-blocks", CHECK_FLAG_SWITCH, &small_blocks, NULL,
+     "blocks of a few elements, random long-row bounds"},
 };
 
 int main(int argc, char **argv)
 {
-    const check_suite suite = {"test_random", cases, CHECK_COUNT(cases), flags, CHECK_COUNT(flags), open_path,
-                               close_path};
+    const check_suite suite = {"test_random",      cases,     CHECK_COUNT(cases), flags,
+                               CHECK_COUNT(flags), open_path, close_path};
     return check_main(argc, argv, &suite);
 }

@@ -24,7 +24,8 @@ static clsel_shape shape_of(const json *v, const char *key)
 {
     const json *a = json_get(v, key);
     clsel_shape s = SCALAR;
-    for (size_t i = 0; a && i < a->count && i < CLSEL_MAX_RANK; ++i) s.dims[s.rank++] = (int64_t)a->items[i].number;
+    for (size_t i = 0; a && i < a->count && i < CLSEL_MAX_RANK; ++i)
+        s.dims[s.rank++] = (int64_t)a->items[i].number;
     return s;
 }
 
@@ -38,11 +39,12 @@ static clsel_attrs attrs_of(const json *v)
 {
     clsel_attrs a = clsel_attrs_default();
     const char *mode = string_of(v, "mode");
-    a.broadcast = strcmp(mode, "none") == 0 ? CLSEL_BROADCAST_NONE
+    a.broadcast = strcmp(mode, "none") == 0   ? CLSEL_BROADCAST_NONE
                   : strcmp(mode, "pdpd") == 0 ? CLSEL_BROADCAST_PDPD
                                               : CLSEL_BROADCAST_NUMPY;
     const json *axis = json_get(v, "axis");
-    if (axis) a.axis = (int64_t)axis->number;
+    if (axis)
+        a.axis = (int64_t)axis->number;
     return a;
 }
 
@@ -63,7 +65,8 @@ static int encode(double value, clsel_dtype dtype, int raw, void *dst)
     }
     case 2: {
         if (dtype == CLSEL_F16 || dtype == CLSEL_BF16) {
-            if (!raw) return 0;
+            if (!raw)
+                return 0;
         }
         uint16_t h = (uint16_t)(int64_t)value;
         memcpy(dst, &h, 2);
@@ -99,7 +102,8 @@ static uint8_t cond_byte(const json *v, double value)
     const char *t = string_of(v, "cond_dtype");
     if (!t || strcmp(t, "boolean") == 0 || strcmp(t, "u8") == 0 || strcmp(t, "i8") == 0)
         return (uint8_t)(int64_t)value;
-    if (strcmp(t, "f16") == 0 && raw_bits_for(v, "cond")) return ((uint16_t)(int64_t)value & 0x7FFF) != 0;
+    if (strcmp(t, "f16") == 0 && raw_bits_for(v, "cond"))
+        return ((uint16_t)(int64_t)value & 0x7FFF) != 0;
     return value != 0.0; /* -0.0 is false */
 }
 
@@ -109,7 +113,8 @@ static int64_t device_max_elements = INT64_MAX;
 static int device_skipped;
 
 /* Runs a plan on the chosen path; 1 when it succeeded. */
-static int run_plan(const clsel_plan *plan, const void *cond, const void *t, const void *e, void *out)
+static int run_plan(const clsel_plan *plan, const void *cond, const void *t, const void *e,
+                    void *out)
 {
     if (cl_env && clsel_plan_output_count(plan) > device_max_elements) {
         ++device_skipped;
@@ -124,7 +129,8 @@ static int run_plan(const clsel_plan *plan, const void *cond, const void *t, con
     }
     int guards_ok = 0;
     static size_t runs = 0; /* each layout in turn: both forms of the GPU kernels run */
-    clsel_status st = test_cl_run(cl_env, plan, cond, t, e, out, runs++ % TEST_CL_LAYOUTS, &guards_ok);
+    clsel_status st =
+        test_cl_run(cl_env, plan, cond, t, e, out, runs++ % TEST_CL_LAYOUTS, &guards_ok);
     CHECK_OK(st);
     CHECK(guards_ok);
     return st == CLSEL_SUCCESS;
@@ -132,9 +138,13 @@ static int run_plan(const clsel_plan *plan, const void *cond, const void *t, con
 
 /* Outputs above this many elements are checked against the oracle at sampled indices
  * (and, on OpenCL, against the CPU path in full): the oracle is deliberately slow. */
-enum { ORACLE_FULL_LIMIT = 1 << 20, ORACLE_SAMPLES = 1 << 16 };
+enum {
+    ORACLE_FULL_LIMIT = 1 << 20,
+    ORACLE_SAMPLES = 1 << 16
+};
 
-static void check_random_data(const clsel_shape in[3], const clsel_attrs *a, clsel_dtype dtype, uint64_t seed)
+static void check_random_data(const clsel_shape in[3], const clsel_attrs *a, clsel_dtype dtype,
+                              uint64_t seed)
 {
     oracle_case oc;
     memset(&oc, 0, sizeof oc);
@@ -142,12 +152,14 @@ static void check_random_data(const clsel_shape in[3], const clsel_attrs *a, cls
     oc.axis = a->axis;
     oc.cond_broadcast = a->cond_broadcast;
     oc.elem_size = clsel_dtype_size(dtype);
-    for (int k = 0; k < 3; ++k) oc.shape[k] = in[k];
+    for (int k = 0; k < 3; ++k)
+        oc.shape[k] = in[k];
     clsel_shape out_shape;
     CHECK(oracle_shape(&oc, &out_shape));
     clsel_plan *plan = NULL;
     CHECK_OK(clsel_plan_create(dtype, &in[0], &in[1], &in[2], a, &plan));
-    if (!plan) return;
+    if (!plan)
+        return;
     test_data td;
     test_data_make(&td, plan, seed);
     rng r = {seed};
@@ -157,7 +169,8 @@ static void check_random_data(const clsel_shape in[3], const clsel_attrs *a, cls
         int same = 1;
         for (int64_t k = 0; k < (no <= ORACLE_FULL_LIMIT ? no : ORACLE_SAMPLES) && same; ++k) {
             int64_t o = no <= ORACLE_FULL_LIMIT ? k : (int64_t)rng_below(&r, (uint64_t)no);
-            same = memcmp(td.got + (size_t)o * w, oracle_source(&oc, &out_shape, o, td.cond, td.then_data, td.else_data),
+            same = memcmp(td.got + (size_t)o * w,
+                          oracle_source(&oc, &out_shape, o, td.cond, td.then_data, td.else_data),
                           w) == 0;
         }
         if (cl_env && no > ORACLE_FULL_LIMIT) { /* the whole output against the CPU path */
@@ -171,8 +184,8 @@ static void check_random_data(const clsel_shape in[3], const clsel_attrs *a, cls
 }
 
 /* The listed data: cond, then, else (or else_fill), and expect (or a rule). */
-static void check_listed_data(const json *v, const clsel_shape in[3], const clsel_attrs *a, clsel_dtype dtype,
-                              tally *count)
+static void check_listed_data(const json *v, const clsel_shape in[3], const clsel_attrs *a,
+                              clsel_dtype dtype, tally *count)
 {
     const char *test = string_of(v, "test");
     const json *jc = json_get(v, "cond"), *jt = json_get(v, "then"), *je = json_get(v, "else");
@@ -181,27 +194,35 @@ static void check_listed_data(const json *v, const clsel_shape in[3], const clse
     const int64_t n[3] = {shape_count(&in[0]), shape_count(&in[1]), shape_count(&in[2])};
     clsel_plan *plan = NULL;
     CHECK_OK(clsel_plan_create(dtype, &in[0], &in[1], &in[2], a, &plan));
-    if (!plan) return;
+    if (!plan)
+        return;
     const int64_t no = clsel_plan_output_count(plan);
-    uint8_t *c = test_alloc((size_t)n[0]), *t = test_alloc((size_t)n[1] * w), *e = test_alloc((size_t)n[2] * w);
+    uint8_t *c = test_alloc((size_t)n[0]), *t = test_alloc((size_t)n[1] * w),
+            *e = test_alloc((size_t)n[2] * w);
     uint8_t *want = test_alloc((size_t)no * w), *got = test_alloc((size_t)no * w);
     int ok = (!jc || (int64_t)jc->count == n[0]) && (int64_t)jt->count == n[1];
     const int raw = raw_bits_for(v, "data");
     for (int64_t i = 0; ok && i < n[0]; ++i) {
         /* MatmulSelect gives cond as a rule: cond[0,0,i,j] = (j > 1). */
-        c[i] = jc ? cond_byte(v, jc->items[i].number) : (uint8_t)(i % in[0].dims[in[0].rank - 1] > 1);
+        c[i] =
+            jc ? cond_byte(v, jc->items[i].number) : (uint8_t)(i % in[0].dims[in[0].rank - 1] > 1);
     }
-    for (int64_t i = 0; ok && i < n[1]; ++i) ok = encode(jt->items[i].number, dtype, raw, t + i * w);
-    for (int64_t i = 0; ok && i < n[2]; ++i) ok = encode(je ? je->items[i].number : fill->number, dtype, raw, e + i * w);
+    for (int64_t i = 0; ok && i < n[1]; ++i)
+        ok = encode(jt->items[i].number, dtype, raw, t + i * w);
+    for (int64_t i = 0; ok && i < n[2]; ++i)
+        ok = encode(je ? je->items[i].number : fill->number, dtype, raw, e + i * w);
     if (jx) {
         ok = ok && (int64_t)jx->count == no;
-        for (int64_t i = 0; ok && i < no; ++i) ok = encode(jx->items[i].number, dtype, raw, want + i * w);
+        for (int64_t i = 0; ok && i < no; ++i)
+            ok = encode(jx->items[i].number, dtype, raw, want + i * w);
         count->data++;
     } else if (strstr(test, "TestSelect")) { /* out[n,c,h,w] = -1 if w >= 64 else 1 */
-        for (int64_t i = 0; i < no; ++i) encode(i % 128 >= 64 ? -1.0 : 1.0, dtype, raw, want + i * w);
+        for (int64_t i = 0; i < no; ++i)
+            encode(i % 128 >= 64 ? -1.0 : 1.0, dtype, raw, want + i * w);
         count->rule_data++;
     } else if (strstr(test, "MatmulSelect")) { /* out[0,0,i,j] = -1 if j > 1 else 11.2 */
-        for (int64_t i = 0; i < no; ++i) encode(i % 32 > 1 ? -1.0 : 11.2, dtype, raw, want + i * w);
+        for (int64_t i = 0; i < no; ++i)
+            encode(i % 32 > 1 ? -1.0 : 11.2, dtype, raw, want + i * w);
         count->rule_data++;
     } else {
         ok = 0;
@@ -220,7 +241,8 @@ static void check_listed_data(const json *v, const clsel_shape in[3], const clse
 static void check_vector(const json *v, tally *count)
 {
     const char *test = string_of(v, "test");
-    clsel_shape in[3] = {shape_of(v, "cond_shape"), shape_of(v, "then_shape"), shape_of(v, "else_shape")};
+    clsel_shape in[3] = {shape_of(v, "cond_shape"), shape_of(v, "then_shape"),
+                         shape_of(v, "else_shape")};
     clsel_attrs a = attrs_of(v);
     clsel_attrs two_way = a;
     two_way.cond_broadcast = CLSEL_COND_BIDIRECTIONAL;
@@ -239,8 +261,10 @@ static void check_vector(const json *v, tally *count)
             CHECK_STATUS(clsel_check_dtypes(c, t, e), CLSEL_ERROR_INVALID_DTYPE);
             count->dtype_errors++;
         } else {
-            CHECK_STATUS(clsel_infer_shape(&in[0], &in[1], &in[2], &a, &out), CLSEL_ERROR_INVALID_SHAPE);
-            CHECK_STATUS(clsel_infer_shape(&in[0], &in[1], &in[2], &two_way, &out), CLSEL_ERROR_INVALID_SHAPE);
+            CHECK_STATUS(clsel_infer_shape(&in[0], &in[1], &in[2], &a, &out),
+                         CLSEL_ERROR_INVALID_SHAPE);
+            CHECK_STATUS(clsel_infer_shape(&in[0], &in[1], &in[2], &two_way, &out),
+                         CLSEL_ERROR_INVALID_SHAPE);
             count->shape_errors++;
         }
         return;
@@ -249,7 +273,8 @@ static void check_vector(const json *v, tally *count)
     clsel_shape want = shape_of(v, "expect_shape");
     if (json_get(v, "cond_enlarges_output")) {
         /* OpenVINO-runtime behaviour: rejected one way, accepted two ways. */
-        CHECK_STATUS(clsel_infer_shape(&in[0], &in[1], &in[2], &a, &out), CLSEL_ERROR_INVALID_SHAPE);
+        CHECK_STATUS(clsel_infer_shape(&in[0], &in[1], &in[2], &a, &out),
+                     CLSEL_ERROR_INVALID_SHAPE);
         a = two_way;
         count->enlarging++;
     }
@@ -257,7 +282,8 @@ static void check_vector(const json *v, tally *count)
     CHECK_MSG(shape_equal(&out, &want), "vector \"%s\": wrong output shape", test);
     count->shapes++;
 
-    if (json_get(v, "then")) check_listed_data(v, in, &a, dtype, count);
+    if (json_get(v, "then"))
+        check_listed_data(v, in, &a, dtype, count);
 
     /* Random data for every dtype the source tested (or the vector's own). */
     const char *tested = string_of(v, "dtypes_tested");
@@ -268,13 +294,17 @@ static void check_vector(const json *v, tally *count)
     for (char *name = strtok(list, ","); name; name = every_dtype ? strtok(NULL, ",") : NULL) {
         clsel_dtype d = clsel_dtype_from_name(name);
         CHECK_MSG(d != CLSEL_DTYPE_INVALID, "unknown dtype %s", name);
-        if (d != CLSEL_DTYPE_INVALID) check_random_data(in, &a, d, (uint64_t)json_get(v, "id")->number);
+        if (d != CLSEL_DTYPE_INVALID)
+            check_random_data(in, &a, d, (uint64_t)json_get(v, "id")->number);
         count->random_data++;
     }
 }
 
 /* Where the cases run (--path), and the vectors they read (--vectors). */
-enum { PATH_CPU, PATH_OPENCL };
+enum {
+    PATH_CPU,
+    PATH_OPENCL
+};
 static int path = PATH_CPU;
 static const char *vectors_file;
 static test_cl cl;
@@ -301,10 +331,11 @@ static int load_vectors(void)
 static void close_vectors(void)
 {
     if (device_skipped)
-        printf("%d runs with more than %lld output elements ran on the CPU path only\n", device_skipped,
-               (long long)device_max_elements);
+        printf("%d runs with more than %lld output elements ran on the CPU path only\n",
+               device_skipped, (long long)device_max_elements);
     json_free(root);
-    if (cl_env) test_cl_close(&cl);
+    if (cl_env)
+        test_cl_close(&cl);
 }
 
 /* The vectors of one suite (by their source's owner; oneDNN's moved from oneapi-src to
@@ -315,15 +346,17 @@ static void check_suite_vectors(int openvino)
     size_t vectors = 0;
     for (size_t i = 0; i < root->count; ++i) {
         const char *source = string_of(&root->items[i], "source");
-        if ((source && strncmp(source, "openvinotoolkit/", 16) == 0) != openvino) continue;
+        if ((source && strncmp(source, "openvinotoolkit/", 16) == 0) != openvino)
+            continue;
         check_vector(&root->items[i], &count);
         ++vectors;
     }
-    printf("%zu %s vectors from %s on %s: %d shapes (%d only two-way), %d shape errors, %d dtype errors, "
+    printf("%zu %s vectors from %s on %s: %d shapes (%d only two-way), %d shape errors, %d dtype "
+           "errors, "
            "%d listed data cases, %d rule data cases, %d random-data runs\n",
-           vectors, openvino ? "OpenVINO" : "oneDNN", vectors_file, cl_env ? cl_env->device_name : "the CPU path",
-           count.shapes, count.enlarging, count.shape_errors, count.dtype_errors, count.data, count.rule_data,
-           count.random_data);
+           vectors, openvino ? "OpenVINO" : "oneDNN", vectors_file,
+           cl_env ? cl_env->device_name : "the CPU path", count.shapes, count.enlarging,
+           count.shape_errors, count.dtype_errors, count.data, count.rule_data, count.random_data);
     CHECK(vectors > 0);
     CHECK((size_t)(count.shapes + count.shape_errors + count.dtype_errors) == vectors);
 }
@@ -344,15 +377,17 @@ static const test_case cases[] = {
 };
 
 static const check_flag flags[] = {
-    {"--path", CHECK_FLAG_CHOICE, &path, "cpu|opencl", "the CPU path (default) or clsel_cl_enqueue as well"},
-    {"--vectors", CHECK_FLAG_TEXT, &vectors_file, NULL, "tests/differential/data/select_vectors.json"},
+    {"--path", CHECK_FLAG_CHOICE, &path, "cpu|opencl",
+     "the CPU path (default) or clsel_cl_enqueue as well"},
+    {"--vectors", CHECK_FLAG_TEXT, &vectors_file, NULL,
+     "tests/differential/data/select_vectors.json"},
     {"--device-max-elements", CHECK_FLAG_I64, &device_max_elements, NULL,
      "bigger outputs run on the CPU path only (for slow OpenCL implementations)"},
 };
 
 int main(int argc, char **argv)
 {
-    const check_suite suite = {"test_vectors", cases,         CHECK_COUNT(cases), flags, CHECK_COUNT(flags),
-                               load_vectors,   close_vectors};
+    const check_suite suite = {"test_vectors",     cases,        CHECK_COUNT(cases), flags,
+                               CHECK_COUNT(flags), load_vectors, close_vectors};
     return check_main(argc, argv, &suite);
 }

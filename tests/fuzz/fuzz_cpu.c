@@ -8,11 +8,15 @@
 #include "fuzz_input.h"
 #include "oracle.h"
 
-enum { MAX_OUT = 4096, GUARD = 64 };
+enum {
+    MAX_OUT = 4096,
+    GUARD = 64
+};
 
 static void fill(uint8_t *p, size_t n, fuzz_input *in)
 {
-    for (size_t i = 0; i < n; ++i) p[i] = in->size ? fuzz_byte(in) : (uint8_t)(i * 37u + 11u);
+    for (size_t i = 0; i < n; ++i)
+        p[i] = in->size ? fuzz_byte(in) : (uint8_t)(i * 37u + 11u);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,7 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     oc.elem_size = clsel_dtype_size(dtype);
     for (int k = 0; k < 3; ++k) {
         oc.shape[k].rank = fuzz_byte(&in) % 6;
-        for (int i = 0; i < oc.shape[k].rank; ++i) oc.shape[k].dims[i] = fuzz_byte(&in) % 6;
+        for (int i = 0; i < oc.shape[k].rank; ++i)
+            oc.shape[k].dims[i] = fuzz_byte(&in) % 6;
     }
     clsel_shape out_shape;
     const int valid = oracle_shape(&oc, &out_shape);
@@ -37,10 +42,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     attrs.axis = oc.axis;
     attrs.cond_broadcast = oc.cond_broadcast;
     clsel_plan *plan = NULL;
-    const clsel_status st = clsel_plan_create(dtype, &oc.shape[0], &oc.shape[1], &oc.shape[2], &attrs, &plan);
+    const clsel_status st =
+        clsel_plan_create(dtype, &oc.shape[0], &oc.shape[1], &oc.shape[2], &attrs, &plan);
     FUZZ_REQUIRE((st == CLSEL_SUCCESS) == valid, "plan %s (%s), oracle %s", clsel_status_string(st),
                  clsel_last_error(), valid ? "valid" : "invalid");
-    if (!plan) return 0;
+    if (!plan)
+        return 0;
     const int64_t n_out = oracle_count(&out_shape);
     if (n_out > MAX_OUT) {
         clsel_plan_destroy(plan);
@@ -58,24 +65,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     oracle_select(&oc, &out_shape, cond, t, e, want);
 
     memset(got, 0xA5, no * w + GUARD);
-    FUZZ_REQUIRE(clsel_plan_run_cpu(plan, cond, t, e, got) == CLSEL_SUCCESS, "run: %s", clsel_last_error());
+    FUZZ_REQUIRE(clsel_plan_run_cpu(plan, cond, t, e, got) == CLSEL_SUCCESS, "run: %s",
+                 clsel_last_error());
     FUZZ_REQUIRE(memcmp(got, want, no * w) == 0, "CPU path differs from the oracle");
-    for (size_t i = 0; i < GUARD; ++i) FUZZ_REQUIRE(got[no * w + i] == 0xA5, "wrote past the output");
+    for (size_t i = 0; i < GUARD; ++i)
+        FUZZ_REQUIRE(got[no * w + i] == 0xA5, "wrote past the output");
 
     clsel_cpu_options options = clsel_cpu_options_default();
     options.threads = 3;
     memset(got, 0xA5, no * w);
-    FUZZ_REQUIRE(clsel_plan_run_cpu_options(plan, cond, t, e, got, &options) == CLSEL_SUCCESS, "options run");
+    FUZZ_REQUIRE(clsel_plan_run_cpu_options(plan, cond, t, e, got, &options) == CLSEL_SUCCESS,
+                 "options run");
     FUZZ_REQUIRE(memcmp(got, want, no * w) == 0, "options run differs from the oracle");
 
     if (nt == no && no > 0) { /* in place on then */
-        FUZZ_REQUIRE(clsel_plan_run_cpu(plan, cond, t, e, t) == CLSEL_SUCCESS, "in place: %s", clsel_last_error());
+        FUZZ_REQUIRE(clsel_plan_run_cpu(plan, cond, t, e, t) == CLSEL_SUCCESS, "in place: %s",
+                     clsel_last_error());
         FUZZ_REQUIRE(memcmp(t, want, no * w) == 0, "in place differs");
     } else if (nt > 0 && no > 1 && nt * w > 1) { /* a partial overlap must be refused, untouched */
         const size_t kept = nt * w < no * w ? nt * w : no * w;
         memcpy(got, t, kept);
         clsel_status overlap = clsel_plan_run_cpu(plan, cond, t, e, t + 1);
-        FUZZ_REQUIRE(overlap == CLSEL_ERROR_BUFFER, "partial overlap gave %s", clsel_status_string(overlap));
+        FUZZ_REQUIRE(overlap == CLSEL_ERROR_BUFFER, "partial overlap gave %s",
+                     clsel_status_string(overlap));
         FUZZ_REQUIRE(memcmp(got, t, kept) == 0, "a refused run wrote to its input");
     }
     free(cond);

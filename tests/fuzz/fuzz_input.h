@@ -17,7 +17,8 @@ typedef struct fuzz_input {
 
 static inline uint8_t fuzz_byte(fuzz_input *in)
 {
-    if (!in->size) return 0;
+    if (!in->size)
+        return 0;
     in->size--;
     return *in->data++;
 }
@@ -25,7 +26,8 @@ static inline uint8_t fuzz_byte(fuzz_input *in)
 static inline uint64_t fuzz_u64(fuzz_input *in)
 {
     uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= (uint64_t)fuzz_byte(in) << (8 * i);
+    for (int i = 0; i < 8; ++i)
+        v |= (uint64_t)fuzz_byte(in) << (8 * i);
     return v;
 }
 
@@ -33,22 +35,40 @@ static inline uint64_t fuzz_u64(fuzz_input *in)
  * near INT64_MAX) and sometimes any 64-bit value. */
 static inline int64_t fuzz_dim(fuzz_input *in)
 {
-    static const int64_t table[] = {0, 1, 1, 1, 2, 3, 4, 5, 7, 8, 16, 31, -1, -7, (int64_t)1 << 31,
-                                    (int64_t)1 << 40, (int64_t)1 << 62, INT64_MAX, INT64_MIN};
+    static const int64_t table[] = {0,
+                                    1,
+                                    1,
+                                    1,
+                                    2,
+                                    3,
+                                    4,
+                                    5,
+                                    7,
+                                    8,
+                                    16,
+                                    31,
+                                    -1,
+                                    -7,
+                                    (int64_t)1 << 31,
+                                    (int64_t)1 << 40,
+                                    (int64_t)1 << 62,
+                                    INT64_MAX,
+                                    INT64_MIN};
     uint8_t b = fuzz_byte(in);
-    if (b == 0xFF) return (int64_t)fuzz_u64(in);
+    if (b == 0xFF)
+        return (int64_t)fuzz_u64(in);
     return table[b % (sizeof table / sizeof table[0])];
 }
 
 /* A harness's own check failing: report and stop, so that libFuzzer keeps the input. */
-#define FUZZ_REQUIRE(cond, ...)                                                   \
-    do {                                                                          \
-        if (!(cond)) {                                                            \
+#define FUZZ_REQUIRE(cond, ...)                                                           \
+    do {                                                                                  \
+        if (!(cond)) {                                                                    \
             fprintf(stderr, "%s:%d: fuzz check failed: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                         \
-            fputc('\n', stderr);                                                  \
-            abort();                                                              \
-        }                                                                         \
+            fprintf(stderr, __VA_ARGS__);                                                 \
+            fputc('\n', stderr);                                                          \
+            abort();                                                                      \
+        }                                                                                 \
     } while (0)
 
 #endif

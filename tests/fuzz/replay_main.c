@@ -56,9 +56,11 @@ int main(int argc, char **argv)
             continue;
         }
         DIR *dir = opendir(argv[i]);
-        if (!dir) return 1;
+        if (!dir)
+            return 1;
         for (struct dirent *d; (d = readdir(dir));) {
-            if (d->d_name[0] == '.') continue;
+            if (d->d_name[0] == '.')
+                continue;
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", argv[i], d->d_name);
             failed |= run_file(path);

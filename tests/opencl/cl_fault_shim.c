@@ -39,11 +39,12 @@ static void load_real(void)
 {
     const char *name = getenv("CLSEL_FAULT_SHIM_TARGET");
     void *lib = dlopen(name && *name ? name : "libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return; /* every forwarded call then fails as if no platform existed */
-#define SHIM_LOAD(ret, name, params, args, failure)     \
-    {                                                    \
-        void *symbol = dlsym(lib, #name);                \
-        memcpy(&real.name, &symbol, sizeof symbol);      \
+    if (!lib)
+        return; /* every forwarded call then fails as if no platform existed */
+#define SHIM_LOAD(ret, name, params, args, failure) \
+    {                                               \
+        void *symbol = dlsym(lib, #name);           \
+        memcpy(&real.name, &symbol, sizeof symbol); \
     }
     CLSEL_CL_FUNCTIONS(SHIM_LOAD)
 #undef SHIM_LOAD
@@ -55,14 +56,21 @@ static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 static int fails(const char *name)
 {
     pthread_once(&loaded, load_real);
-    if (atomic_fetch_add(&calls, 1) + 1 != atomic_load(&fail_at)) return 0;
+    if (atomic_fetch_add(&calls, 1) + 1 != atomic_load(&fail_at))
+        return 0;
     atomic_store(&failed_name, name);
     return 1;
 }
 
-SHIM_EXPORT long clsel_fault_shim_calls(void) { return atomic_load(&calls); }
+SHIM_EXPORT long clsel_fault_shim_calls(void)
+{
+    return atomic_load(&calls);
+}
 
-SHIM_EXPORT const char *clsel_fault_shim_failed(void) { return atomic_load(&failed_name); }
+SHIM_EXPORT const char *clsel_fault_shim_failed(void)
+{
+    return atomic_load(&failed_name);
+}
 
 SHIM_EXPORT long clsel_fault_shim_arm(long n)
 {
@@ -72,21 +80,25 @@ SHIM_EXPORT long clsel_fault_shim_arm(long n)
     return seen;
 }
 
-#define SHIM_FAIL_CODE(name) \
-    if (fails(#name) || !real.name) return CL_OUT_OF_RESOURCES;
-#define SHIM_FAIL_BUILD(name) \
-    if (fails(#name) || !real.name) return CL_BUILD_PROGRAM_FAILURE;
-#define SHIM_FAIL_OBJECT(name)                               \
-    if (fails(#name) || !real.name) {                             \
-        if (errcode_ret) *errcode_ret = CL_OUT_OF_RESOURCES; \
-        return NULL;                                         \
+#define SHIM_FAIL_CODE(name)        \
+    if (fails(#name) || !real.name) \
+        return CL_OUT_OF_RESOURCES;
+#define SHIM_FAIL_BUILD(name)       \
+    if (fails(#name) || !real.name) \
+        return CL_BUILD_PROGRAM_FAILURE;
+#define SHIM_FAIL_OBJECT(name)                  \
+    if (fails(#name) || !real.name) {           \
+        if (errcode_ret)                        \
+            *errcode_ret = CL_OUT_OF_RESOURCES; \
+        return NULL;                            \
     }
-#define SHIM_FAIL_NEVER(name)              \
-    pthread_once(&loaded, load_real);      \
-    if (!real.name) return CL_INVALID_VALUE;
-#define SHIM_FORWARD(ret, name, params, args, failure) \
-    SHIM_EXPORT ret CL_API_CALL name params            \
-    {                                                  \
-        SHIM_FAIL_##failure(name) return real.name args;     \
+#define SHIM_FAIL_NEVER(name)         \
+    pthread_once(&loaded, load_real); \
+    if (!real.name)                   \
+        return CL_INVALID_VALUE;
+#define SHIM_FORWARD(ret, name, params, args, failure)   \
+    SHIM_EXPORT ret CL_API_CALL name params              \
+    {                                                    \
+        SHIM_FAIL_##failure(name) return real.name args; \
     }
 CLSEL_CL_FUNCTIONS(SHIM_FORWARD)

@@ -19,34 +19,44 @@ int main(void)
     cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
 
     /* masked_fill: out[b,h,i,j] = mask[b,0,i,j] ? scores[b,h,i,j] : -inf */
-    enum { B = 2, H = 4, S = 8 };
+    enum {
+        B = 2,
+        H = 4,
+        S = 8
+    };
     static unsigned char mask[B * S * S];
     static float scores[B * H * S * S], out[B * H * S * S];
     const float minus_inf = -INFINITY;
-    for (int i = 0; i < B * S * S; ++i) mask[i] = (i % S) <= (i / S) % S; /* causal */
-    for (int i = 0; i < B * H * S * S; ++i) scores[i] = (float)i;
-    cl_mem mask_mem = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof mask, mask, &err);
-    cl_mem scores_mem = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof scores, scores, &err);
-    cl_mem fill_mem = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof minus_inf,
-                                     (void *)&minus_inf, &err);
+    for (int i = 0; i < B * S * S; ++i)
+        mask[i] = (i % S) <= (i / S) % S; /* causal */
+    for (int i = 0; i < B * H * S * S; ++i)
+        scores[i] = (float)i;
+    cl_mem mask_mem =
+        clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof mask, mask, &err);
+    cl_mem scores_mem = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                       sizeof scores, scores, &err);
+    cl_mem fill_mem = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                     sizeof minus_inf, (void *)&minus_inf, &err);
     cl_mem out_mem = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof out, NULL, &err);
 
     /* Once: a clsel context for this device with f32's kernels built now (else the
      * first enqueue builds them), and a plan for these shapes. */
     clsel_cl_context *ctx = NULL;
     clsel_plan *plan = NULL;
-    const clsel_shape cond_shape = {4, {B, 1, S, S}}, then_shape = {4, {B, H, S, S}}, else_shape = {0, {0}};
+    const clsel_shape cond_shape = {4, {B, 1, S, S}}, then_shape = {4, {B, H, S, S}},
+                      else_shape = {0, {0}};
     if (clsel_cl_context_create(context, device, &ctx) != CLSEL_SUCCESS ||
         clsel_cl_context_prepare(ctx, CLSEL_F32) != CLSEL_SUCCESS ||
-        clsel_plan_create(CLSEL_F32, &cond_shape, &then_shape, &else_shape, NULL, &plan) != CLSEL_SUCCESS) {
+        clsel_plan_create(CLSEL_F32, &cond_shape, &then_shape, &else_shape, NULL, &plan) !=
+            CLSEL_SUCCESS) {
         fprintf(stderr, "clsel: %s\n", clsel_last_error());
         return 1;
     }
 
     /* Per inference: enqueue on the application's queue; nothing blocks. */
     cl_event done;
-    clsel_status st = clsel_cl_enqueue(ctx, plan, queue, mask_mem, 0, scores_mem, 0, fill_mem, 0, out_mem, 0,
-                                       0, NULL, &done);
+    clsel_status st = clsel_cl_enqueue(ctx, plan, queue, mask_mem, 0, scores_mem, 0, fill_mem, 0,
+                                       out_mem, 0, 0, NULL, &done);
     if (st != CLSEL_SUCCESS) {
         fprintf(stderr, "clsel_cl_enqueue: %s: %s\n", clsel_status_string(st), clsel_last_error());
         return 1;

@@ -24,8 +24,8 @@
 /* One kind of fault: a counter of calls and the one that fails. */
 typedef struct fault_kind {
     const char *name;
-    long (*arm)(long n);  /* the n-th call from now fails (0: none); returns the calls so far */
-    long (*calls)(void);  /* calls since the last arm */
+    long (*arm)(long n); /* the n-th call from now fails (0: none); returns the calls so far */
+    long (*calls)(void); /* calls since the last arm */
     const char *(*failed)(void); /* the function whose call failed since the last arm (or NULL) */
     long armed;
 } fault_kind;
@@ -53,7 +53,10 @@ static long alloc_arm(long n)
     return seen;
 }
 
-static long alloc_count(void) { return alloc_calls; }
+static long alloc_count(void)
+{
+    return alloc_calls;
+}
 
 static fault_kind opencl_faults = {"OpenCL call", NULL, NULL, NULL, 0};
 static fault_kind alloc_faults = {"allocation", alloc_arm, alloc_count, NULL, 0};
@@ -63,10 +66,13 @@ static void find_shim(void)
 {
     const char *path = getenv("CLSEL_OPENCL_LIBRARY");
     void *shim = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
-    void *arm = shim ? dlsym(shim, "clsel_fault_shim_arm") : NULL, *calls = shim ? dlsym(shim, "clsel_fault_shim_calls") : NULL,
+    void *arm = shim ? dlsym(shim, "clsel_fault_shim_arm") : NULL,
+         *calls = shim ? dlsym(shim, "clsel_fault_shim_calls") : NULL,
          *failed = shim ? dlsym(shim, "clsel_fault_shim_failed") : NULL;
     if (!arm || !calls || !failed) {
-        fprintf(stderr, "test_faults: CLSEL_OPENCL_LIBRARY (%s) must name tests/opencl/cl_fault_shim's module\n",
+        fprintf(stderr,
+                "test_faults: CLSEL_OPENCL_LIBRARY (%s) must name tests/opencl/cl_fault_shim's "
+                "module\n",
                 path ? path : "unset");
         exit(1);
     }
@@ -84,7 +90,9 @@ static int fault_between(const fault_kind *k, long calls_before)
 
 static fault_kind *active; /* the kind being swept */
 
-enum { N = 4096 };
+enum {
+    N = 4096
+};
 
 static test_cl env;
 static uint8_t cond[N];
@@ -93,8 +101,10 @@ static int status_seen[CLSEL_ERROR_OPENCL + 1];
 
 static void note(clsel_status st)
 {
-    if ((unsigned)st <= CLSEL_ERROR_OPENCL) status_seen[st]++;
-    if (st != CLSEL_SUCCESS) CHECK_MSG(*clsel_last_error() != '\0', "%s without a message", clsel_status_string(st));
+    if ((unsigned)st <= CLSEL_ERROR_OPENCL)
+        status_seen[st]++;
+    if (st != CLSEL_SUCCESS)
+        CHECK_MSG(*clsel_last_error() != '\0', "%s without a message", clsel_status_string(st));
 }
 
 /* The interop path: context, plan, enqueue with an event, read back. */
@@ -151,7 +161,9 @@ static int fault_tolerated(const fault_kind *k)
 static void check_path(int on_cpu, long calls_before, const char *what)
 {
     const int rescue = fault_between(active, calls_before) && !fault_tolerated(active);
-    const clsel_run_path path = on_cpu ? CLSEL_RUN_CPU : rescue ? CLSEL_RUN_RESCUED : CLSEL_RUN_DEVICE;
+    const clsel_run_path path = on_cpu   ? CLSEL_RUN_CPU
+                                : rescue ? CLSEL_RUN_RESCUED
+                                         : CLSEL_RUN_DEVICE;
     CHECK_MSG(clsel_runtime_last_run_path() == path, "%s: path %d, expected %d", what,
               (int)clsel_runtime_last_run_path(), (int)path);
     rescued_runs += path == CLSEL_RUN_RESCUED;
@@ -163,7 +175,8 @@ static void runtime_workflow(void)
     clsel_runtime *rt = NULL;
     clsel_status st = clsel_runtime_create(CLSEL_DEVICE_AUTO, &rt);
     note(st);
-    if (rt) clsel_runtime_set_min_device_bytes(rt, 0); /* this small run on the device too */
+    if (rt)
+        clsel_runtime_set_min_device_bytes(rt, 0); /* this small run on the device too */
     clsel_plan *plan = NULL;
     clsel_shape s = SHAPE(N);
     clsel_status pst = clsel_plan_create(CLSEL_U32, &s, &s, &s, NULL, &plan);
@@ -173,7 +186,8 @@ static void runtime_workflow(void)
             CHECK_MSG(*clsel_runtime_fallback_reason(rt) != '\0', "fell back without a reason");
         uint32_t got[N];
         memset(got, 0xC3, sizeof got);
-        const long calls_before_run = active->calls(); /* zero copy where the device works in host memory */
+        const long calls_before_run =
+            active->calls(); /* zero copy where the device works in host memory */
         st = clsel_runtime_run(rt, plan, cond, then_data, else_data, got);
         note(st);
         const int on_cpu = clsel_runtime_device(rt) == CLSEL_DEVICE_CPU;
@@ -188,8 +202,10 @@ static void runtime_workflow(void)
         }
         /* Again in chunks (a quarter of the output each): a fault part-way must still
          * end in the right result, finished on the CPU path. */
-        if (!on_cpu) CHECK_OK(clsel_runtime_set_zero_copy(rt, 0)); /* copied, not in place */
-        if (!on_cpu) CHECK_OK(clsel_runtime_set_chunk_bytes(rt, sizeof got / 4));
+        if (!on_cpu)
+            CHECK_OK(clsel_runtime_set_zero_copy(rt, 0)); /* copied, not in place */
+        if (!on_cpu)
+            CHECK_OK(clsel_runtime_set_chunk_bytes(rt, sizeof got / 4));
         memset(got, 0xC3, sizeof got);
         const long calls_before = active->calls();
         st = clsel_runtime_run(rt, plan, cond, then_data, else_data, got);
@@ -214,9 +230,11 @@ static long sweep(fault_kind *kind, long max_n, long stride)
         interop_workflow();
         runtime_workflow();
         long seen = kind->arm(kind->armed = 0);
-        if (seen < n) break; /* the n-th call never came: every call ran clean */
+        if (seen < n)
+            break; /* the n-th call never came: every call ran clean */
     }
-    CHECK_MSG(n <= max_n, "the %s sweep did not reach a clean run within %ld faults", kind->name, max_n);
+    CHECK_MSG(n <= max_n, "the %s sweep did not reach a clean run within %ld faults", kind->name,
+              max_n);
     return injected;
 }
 
@@ -224,7 +242,8 @@ static int64_t max_faults = 2000, stride = 1;
 
 static int open_device(void)
 {
-    if (stride < 1) stride = 1;
+    if (stride < 1)
+        stride = 1;
     find_shim();
     const clsel_allocator counting = {failing_allocate, plain_release, NULL};
     CHECK_OK(clsel_set_allocator(&counting));
@@ -233,7 +252,8 @@ static int open_device(void)
     fill_cond(cond, N, &r);
     fill_values(then_data, N, 4, &r);
     fill_values(else_data, N, 4, &r);
-    for (int i = 0; i < N; ++i) want[i] = cond[i] ? then_data[i] : else_data[i];
+    for (int i = 0; i < N; ++i)
+        want[i] = cond[i] ? then_data[i] : else_data[i];
     return 0;
 }
 
@@ -251,8 +271,10 @@ static long sweep_and_report(fault_kind *kind, long sweep_stride)
     const long faults = sweep(kind, (long)max_faults, sweep_stride);
     printf("injected %ld %s faults; statuses:", faults, kind->name);
     for (int s = 0; s <= CLSEL_ERROR_OPENCL; ++s)
-        if (status_seen[s]) printf(" %s x%d,", clsel_status_string((clsel_status)s), status_seen[s]);
-    printf("\n%ld device runs (zero copy or chunked) finished on the CPU path after a device fault, each "
+        if (status_seen[s])
+            printf(" %s x%d,", clsel_status_string((clsel_status)s), status_seen[s]);
+    printf("\n%ld device runs (zero copy or chunked) finished on the CPU path after a device "
+           "fault, each "
            "reported as rescued\n",
            rescued_runs);
     return faults;
@@ -265,7 +287,8 @@ static void test_opencl_calls(void)
     CHECK(faults > 10 / stride);
     CHECK(status_seen[CLSEL_ERROR_OPENCL] > 0);
     /* One call gives a build failure (a sample may miss it); the native path builds nothing. */
-    CHECK(stride > 1 || clsel_cl_context_path(env.ctx) == CLSEL_CL_PATH_NATIVE || status_seen[CLSEL_ERROR_BUILD] > 0);
+    CHECK(stride > 1 || clsel_cl_context_path(env.ctx) == CLSEL_CL_PATH_NATIVE ||
+          status_seen[CLSEL_ERROR_BUILD] > 0);
     CHECK_MSG(rescued_runs > 0, "no device run was rescued by the CPU path");
 }
 
@@ -282,13 +305,15 @@ static const test_case cases[] = {
 };
 
 static const check_flag flags[] = {
-    {"--max-faults", CHECK_FLAG_I64, &max_faults, NULL, "the most faults a sweep injects (default 2000)"},
-    {"--stride", CHECK_FLAG_I64, &stride, NULL, "fail every N-th OpenCL call only (default 1: each)"},
+    {"--max-faults", CHECK_FLAG_I64, &max_faults, NULL,
+     "the most faults a sweep injects (default 2000)"},
+    {"--stride", CHECK_FLAG_I64, &stride, NULL,
+     "fail every N-th OpenCL call only (default 1: each)"},
 };
 
 int main(int argc, char **argv)
 {
-    const check_suite suite = {"test_faults", cases,       CHECK_COUNT(cases), flags, CHECK_COUNT(flags),
-                               open_device,   close_device};
+    const check_suite suite = {"test_faults",      cases,       CHECK_COUNT(cases), flags,
+                               CHECK_COUNT(flags), open_device, close_device};
     return check_main(argc, argv, &suite);
 }

@@ -3,10 +3,10 @@
  * from source and writes the entries of the kernels it ran, the next loads them; an
  * entry that is corrupt, truncated, from another key or not an entry at all is ignored
  * and replaced; CLSEL_KERNEL_CACHE=off writes nothing; clsel_cl_context_prepare builds a
- * dtype's same-shape kernel and clsel_cl_context_prepare_plan a plan's, ahead of any run. CLSEL_KERNEL_CACHE=on, so that a CPU device (PoCL)
- * gets entries too. Every context, cached or not, must give exact results. Where the
- * device runs native kernels (clsel_cl_context_path) nothing is built, so nothing may be
- * cached either: that is what each case checks there.
+ * dtype's same-shape kernel and clsel_cl_context_prepare_plan a plan's, ahead of any run.
+ * CLSEL_KERNEL_CACHE=on, so that a CPU device (PoCL) gets entries too. Every context, cached or
+ * not, must give exact results. Where the device runs native kernels (clsel_cl_context_path)
+ * nothing is built, so nothing may be cached either: that is what each case checks there.
  *
  *   test_kernel_cache --dir DIR [CASE...]   (a folder of its own under DIR is used)
  */
@@ -23,14 +23,17 @@
 static test_cl env;
 static char dir[1024], entry[1400];
 
-enum { WIDTHS = 4 }; /* context_round runs one dtype of each element width: one kernel each */
+enum {
+    WIDTHS = 4
+}; /* context_round runs one dtype of each element width: one kernel each */
 
 /* How many entries there are in `dir` (the path of one of them in `entry`). */
 static int find_entry(void)
 {
     int files = 0;
     DIR *d = opendir(dir);
-    if (!d) return 0;
+    if (!d)
+        return 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;)
         if (e->d_name[0] != '.') {
             snprintf(entry, sizeof entry, "%s/%s", dir, e->d_name);
@@ -46,7 +49,8 @@ static int context_round(const char *what)
 {
     clsel_cl_context *ctx = NULL;
     CHECK_OK(clsel_cl_context_create(env.context, env.device, &ctx));
-    if (!ctx) return -1;
+    if (!ctx)
+        return -1;
     clsel_cl_context *kept = env.ctx; /* test_cl_run enqueues through env.ctx */
     env.ctx = ctx;
     clsel_shape c = SHAPE(37, 1), t = SHAPE(37, 50), e = SHAPE(50);
@@ -58,9 +62,10 @@ static int context_round(const char *what)
         test_data_make(&td, plan, 5 + i);
         CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.want));
         int guards_ok = 0;
-        CHECK_OK(test_cl_run(&env, plan, td.cond, td.then_data, td.else_data, td.got, 3, &guards_ok));
-        CHECK_MSG(guards_ok && memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0, "%s: %s differs", what,
-                  clsel_dtype_name(dtypes[i]));
+        CHECK_OK(
+            test_cl_run(&env, plan, td.cond, td.then_data, td.else_data, td.got, 3, &guards_ok));
+        CHECK_MSG(guards_ok && memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0,
+                  "%s: %s differs", what, clsel_dtype_name(dtypes[i]));
         test_data_free(&td);
         clsel_plan_destroy(plan);
     }
@@ -72,13 +77,15 @@ static int context_round(const char *what)
 
 static void remove_entries(void)
 {
-    while (find_entry() > 0) remove(entry);
+    while (find_entry() > 0)
+        remove(entry);
 }
 
 static long file_size(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return -1;
+    if (!f)
+        return -1;
     fseek(f, 0, SEEK_END);
     long size = ftell(f);
     fclose(f);
@@ -93,11 +100,15 @@ static void damage(long at, long keep)
     FILE *f = fopen(entry, "rb");
     unsigned char *bytes = malloc((size_t)size);
     CHECK(f && bytes && fread(bytes, 1, (size_t)size, f) == (size_t)size);
-    if (f) fclose(f);
-    if (keep < 0) bytes[at < 0 ? size + at : at] ^= 0x5A;
+    if (f)
+        fclose(f);
+    if (keep < 0)
+        bytes[at < 0 ? size + at : at] ^= 0x5A;
     f = fopen(entry, "wb");
-    CHECK(f && fwrite(bytes, 1, (size_t)(keep < 0 ? size : keep), f) == (size_t)(keep < 0 ? size : keep));
-    if (f) fclose(f);
+    CHECK(f && fwrite(bytes, 1, (size_t)(keep < 0 ? size : keep), f) ==
+                   (size_t)(keep < 0 ? size : keep));
+    if (f)
+        fclose(f);
     free(bytes);
 }
 
@@ -116,7 +127,7 @@ static int open_device(void)
     }
     setenv("CLSEL_KERNEL_CACHE_DIR", dir, 1);
     setenv("CLSEL_KERNEL_CACHE", "on", 1); /* entries for a CPU device too (PoCL in CI) */
-    test_cl_open(&env); /* its own context: builds nothing until a run */
+    test_cl_open(&env);                    /* its own context: builds nothing until a run */
     return 0;
 }
 
@@ -131,11 +142,12 @@ static void close_device(void)
  * and leave the cache empty, and the case ends there. */
 static int runs_kernels(void)
 {
-    if (clsel_cl_context_path(env.ctx) == CLSEL_CL_PATH_KERNELS) return 1;
+    if (clsel_cl_context_path(env.ctx) == CLSEL_CL_PATH_KERNELS)
+        return 1;
     remove_entries();
     setenv("CLSEL_KERNEL_CACHE", "on", 1);
-    CHECK_MSG(context_round("native path") == 0 && find_entry() == 0, "the native path cached %d programs",
-              find_entry());
+    CHECK_MSG(context_round("native path") == 0 && find_entry() == 0,
+              "the native path cached %d programs", find_entry());
     printf("native path on %s: no program built or cached\n", env.device_name);
     return 0;
 }
@@ -143,7 +155,8 @@ static int runs_kernels(void)
 /* The first context writes, the second loads; damaged entries are ignored and replaced. */
 static void test_load_and_damage(void)
 {
-    if (!runs_kernels()) return;
+    if (!runs_kernels())
+        return;
     remove_entries();
     /* A device compiler may keep a cache of its own whose state changes the binary it
      * returns: PoCL's carries the kernels it has compiled for earlier launches, so an
@@ -155,9 +168,10 @@ static void test_load_and_damage(void)
     context_round("warming the device compiler");
     setenv("CLSEL_KERNEL_CACHE", "on", 1);
     CHECK_MSG(find_entry() == 0, "%d files in the cache before any run", find_entry());
-    CHECK_MSG(context_round("first context") == 0 && find_entry() == WIDTHS, "%d entries after the first context",
-              find_entry());
-    CHECK_MSG(context_round("second context") == WIDTHS, "the second context did not load the cached programs");
+    CHECK_MSG(context_round("first context") == 0 && find_entry() == WIDTHS,
+              "%d entries after the first context", find_entry());
+    CHECK_MSG(context_round("second context") == WIDTHS,
+              "the second context did not load the cached programs");
     CHECK(find_entry() == WIDTHS);
 
     /* Damaged entries: ignored (that width built from source), and replaced. */
@@ -165,23 +179,27 @@ static void test_load_and_damage(void)
     const struct {
         const char *what;
         long at, keep;
-    } damages[] = {{"a flipped byte in the binary", -100, -1}, {"a flipped byte in the key", 20, -1},
-                   {"a flipped magic", 0, -1}, {"a truncated binary", 0, size - 1000}, {"an empty file", 0, 0}};
+    } damages[] = {{"a flipped byte in the binary", -100, -1},
+                   {"a flipped byte in the key", 20, -1},
+                   {"a flipped magic", 0, -1},
+                   {"a truncated binary", 0, size - 1000},
+                   {"an empty file", 0, 0}};
     for (size_t i = 0; i < sizeof damages / sizeof damages[0]; ++i) {
         damage(damages[i].at, damages[i].keep);
         CHECK_MSG(context_round(damages[i].what) == WIDTHS - 1, "%s was trusted", damages[i].what);
         CHECK_MSG(file_size(entry) == size && context_round("the rewritten entry") == WIDTHS,
                   "after %s the entry was not rewritten", damages[i].what);
     }
-    printf("kernel cache in %s: %ld bytes for one width on %s; load, damage and rewrite checked\n", dir, size,
-           env.device_name);
+    printf("kernel cache in %s: %ld bytes for one width on %s; load, damage and rewrite checked\n",
+           dir, size, env.device_name);
 }
 
 /* Only the kernels asked for are built: prepare a dtype's same-shape kernel, then a plan's
  * kernels (as many as clsel_cl_plan_kernels lists), and only their entries appear. */
 static void test_prepare(void)
 {
-    if (!runs_kernels()) return;
+    if (!runs_kernels())
+        return;
     remove_entries();
     setenv("CLSEL_KERNEL_CACHE", "on", 1);
     clsel_shape c = SHAPE(37, 1), t = SHAPE(37, 50), e = SHAPE(50);
@@ -190,7 +208,8 @@ static void test_prepare(void)
     char text[1024];
     const size_t length = clsel_cl_plan_kernels(plan, text, sizeof text);
     int kernels = 0;
-    for (size_t i = 0; i < length && i < sizeof text; ++i) kernels += text[i] == '\n';
+    for (size_t i = 0; i < length && i < sizeof text; ++i)
+        kernels += text[i] == '\n';
     CHECK_MSG(kernels >= 1, "clsel_cl_plan_kernels listed no kernel: '%s'", text);
     for (int round = 0; round < 2; ++round) {
         clsel_cl_context *ctx = NULL;
@@ -198,10 +217,13 @@ static void test_prepare(void)
         CHECK(find_entry() == round * (1 + kernels));
         CHECK_OK(clsel_cl_context_prepare(ctx, CLSEL_F32));
         CHECK_OK(clsel_cl_context_prepare(ctx, CLSEL_I32)); /* the same kernel: built already */
-        CHECK_MSG(find_entry() == (round ? 1 + kernels : 1) && clsel_cl_program_cached(ctx) == round,
-                  "prepare, round %d: %d entries, %d cached", round, find_entry(), clsel_cl_program_cached(ctx));
+        CHECK_MSG(find_entry() == (round ? 1 + kernels : 1) &&
+                      clsel_cl_program_cached(ctx) == round,
+                  "prepare, round %d: %d entries, %d cached", round, find_entry(),
+                  clsel_cl_program_cached(ctx));
         CHECK_OK(clsel_cl_context_prepare_plan(ctx, plan));
-        CHECK_MSG(find_entry() == 1 + kernels && clsel_cl_program_cached(ctx) == round * (1 + kernels),
+        CHECK_MSG(find_entry() == 1 + kernels &&
+                      clsel_cl_program_cached(ctx) == round * (1 + kernels),
                   "prepare_plan, round %d: %d entries, %d cached (%d kernels)", round, find_entry(),
                   clsel_cl_program_cached(ctx), 1 + kernels);
         clsel_cl_context_destroy(ctx);
@@ -214,7 +236,8 @@ static void test_prepare(void)
 /* Off: nothing read, nothing written. */
 static void test_off(void)
 {
-    if (!runs_kernels()) return;
+    if (!runs_kernels())
+        return;
     remove_entries();
     setenv("CLSEL_KERNEL_CACHE", "off", 1);
     CHECK(context_round("cache off") == 0 && find_entry() == 0);
@@ -225,13 +248,15 @@ static void test_off(void)
 /* The default: entries only for GPUs and accelerators (read for any device). */
 static void test_default_mode(void)
 {
-    if (!runs_kernels()) return;
+    if (!runs_kernels())
+        return;
     remove_entries();
     unsetenv("CLSEL_KERNEL_CACHE");
     cl_device_type type = 0;
     clGetDeviceInfo(env.device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     context_round("the default mode");
-    CHECK_MSG(find_entry() == ((type & CL_DEVICE_TYPE_CPU) ? 0 : WIDTHS), "default mode on a %s device: %d entries",
+    CHECK_MSG(find_entry() == ((type & CL_DEVICE_TYPE_CPU) ? 0 : WIDTHS),
+              "default mode on a %s device: %d entries",
               (type & CL_DEVICE_TYPE_CPU) ? "CPU" : "non-CPU", find_entry());
 }
 
@@ -248,7 +273,7 @@ static const check_flag flags[] = {
 
 int main(int argc, char **argv)
 {
-    const check_suite suite = {"test_kernel_cache", cases,       CHECK_COUNT(cases), flags, CHECK_COUNT(flags),
-                               open_device,         close_device};
+    const check_suite suite = {"test_kernel_cache", cases,       CHECK_COUNT(cases), flags,
+                               CHECK_COUNT(flags),  open_device, close_device};
     return check_main(argc, argv, &suite);
 }

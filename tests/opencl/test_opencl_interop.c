@@ -46,13 +46,17 @@ static int can_watch_waiting_commands(void)
     static int known = -1;
     if (known < 0) {
         known = strstr(env.device_name, "Oclgrind") == NULL;
-        if (!known) printf("%s: the checks of a command waiting on a user event are left out\n", env.device_name);
+        if (!known)
+            printf("%s: the checks of a command waiting on a user event are left out\n",
+                   env.device_name);
     }
     return known;
 }
 
 /* Input buffers for a same-shape f32 plan of n elements, and the expected output. */
-enum { N = 1000 };
+enum {
+    N = 1000
+};
 
 typedef struct fixture {
     uint8_t cond[N];
@@ -66,7 +70,8 @@ static void fixture_open(fixture *f, uint64_t seed)
     fill_cond(f->cond, N, &r);
     fill_values(f->then_data, N, 4, &r);
     fill_values(f->else_data, N, 4, &r);
-    for (int i = 0; i < N; ++i) f->want[i] = f->cond[i] ? f->then_data[i] : f->else_data[i];
+    for (int i = 0; i < N; ++i)
+        f->want[i] = f->cond[i] ? f->then_data[i] : f->else_data[i];
     f->c = test_cl_buffer(&env, CL_MEM_READ_ONLY, N, f->cond);
     f->t = test_cl_buffer(&env, CL_MEM_READ_ONLY, N * 4, f->then_data);
     f->e = test_cl_buffer(&env, CL_MEM_READ_ONLY, N * 4, f->else_data);
@@ -88,7 +93,8 @@ static void test_wait_list_and_events(void)
     cl_mem out = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, NULL);
     cl_int err;
     cl_event gate = clCreateUserEvent(env.context, &err), done = NULL;
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, out, 0, 1, &gate, &done));
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, out, 0, 1, &gate,
+                              &done));
     CHECK(done != NULL);
     if (can_watch_waiting_commands()) {
         clFlush(env.queue);
@@ -105,7 +111,8 @@ static void test_wait_list_and_events(void)
 
     /* No event asked for: still enqueued and correct. */
     cl_mem out2 = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, NULL);
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, out2, 0, 0, NULL, NULL));
+    CHECK_OK(
+        clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, out2, 0, 0, NULL, NULL));
     read_buffer(env.queue, out2, 0, sizeof got, got);
     CHECK(memcmp(got, f.want, sizeof got) == 0);
     clReleaseMemObject(out);
@@ -122,7 +129,8 @@ static void test_empty_output(void)
     cl_int err;
     cl_event gate = clCreateUserEvent(env.context, &err), done = NULL;
     /* NULL buffers are fine for zero-element tensors; the marker honours the wait list. */
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, NULL, 0, NULL, 0, e, 0, NULL, 0, 1, &gate, &done));
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, NULL, 0, NULL, 0, e, 0, NULL, 0, 1, &gate,
+                              &done));
     CHECK(done != NULL);
     if (can_watch_waiting_commands()) {
         clFlush(env.queue);
@@ -134,8 +142,10 @@ static void test_empty_output(void)
     clReleaseEvent(done);
     clReleaseEvent(gate);
     /* No wait list, no event: nothing to do. With an event only: a valid event. */
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, NULL, 0, NULL, 0, e, 0, NULL, 0, 0, NULL, NULL));
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, NULL, 0, NULL, 0, e, 0, NULL, 0, 0, NULL, &done));
+    CHECK_OK(
+        clsel_cl_enqueue(env.ctx, plan, env.queue, NULL, 0, NULL, 0, e, 0, NULL, 0, 0, NULL, NULL));
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, NULL, 0, NULL, 0, e, 0, NULL, 0, 0, NULL,
+                              &done));
     CHECK(done != NULL && clWaitForEvents(1, &done) == CL_SUCCESS);
     clReleaseEvent(done);
     clReleaseMemObject(e);
@@ -159,7 +169,8 @@ static void test_offsets_and_sub_buffers(void)
     memcpy(image + oe, f.else_data, N * 4);
     cl_mem big = test_cl_buffer(&env, CL_MEM_READ_WRITE, total, image);
     cl_event done = NULL;
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, big, oc, big, ot, big, oe, big, oo, 0, NULL, &done));
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, big, oc, big, ot, big, oe, big, oo, 0, NULL,
+                              &done));
     CHECK(done && clWaitForEvents(1, &done) == CL_SUCCESS);
     clReleaseEvent(done);
     uint8_t *after = test_alloc(total);
@@ -169,20 +180,24 @@ static void test_offsets_and_sub_buffers(void)
 
     /* A sub-buffer of the output region, and an overlap through a sub-buffer. */
     cl_uint align_bits = 0;
-    clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
+                    NULL);
     size_t align = align_bits / 8 ? align_bits / 8 : 128;
     cl_buffer_region region = {align * 64, N * 4};
-    cl_mem parent = test_cl_buffer(&env, CL_MEM_READ_WRITE, region.origin + region.size + align, NULL);
+    cl_mem parent =
+        test_cl_buffer(&env, CL_MEM_READ_WRITE, region.origin + region.size + align, NULL);
     cl_int err;
-    cl_mem sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    cl_mem sub =
+        clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
     CHECK(err == CL_SUCCESS);
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, sub, 0, 0, NULL, NULL));
+    CHECK_OK(
+        clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, sub, 0, 0, NULL, NULL));
     uint32_t got[N];
     read_buffer(env.queue, parent, region.origin, sizeof got, got);
     CHECK(memcmp(got, f.want, sizeof got) == 0);
     /* then = parent at [origin - 8, ...) overlaps out = sub partially: rejected. */
-    CHECK_STATUS(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, parent, region.origin - 8, f.e, 0, sub, 0, 0,
-                                  NULL, NULL),
+    CHECK_STATUS(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, parent, region.origin - 8, f.e,
+                                  0, sub, 0, 0, NULL, NULL),
                  CLSEL_ERROR_BUFFER);
     CHECK(strstr(clsel_last_error(), "overlap then"));
     clReleaseMemObject(sub);
@@ -204,21 +219,27 @@ static void test_host_access(void)
     clsel_shape s = SHAPE(N);
     clsel_plan *plan = make_plan(CLSEL_I32, s, s, s);
     cl_int err;
-    cl_mem hidden = clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_COPY_HOST_PTR,
-                                   N * 4, f.then_data, &err);
+    cl_mem hidden =
+        clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_COPY_HOST_PTR,
+                       N * 4, f.then_data, &err);
     CHECK(err == CL_SUCCESS);
-    cl_mem out = clCreateBuffer(env.context, CL_MEM_READ_WRITE | CL_MEM_HOST_READ_ONLY, 2 * N * 4, NULL, &err);
+    cl_mem out = clCreateBuffer(env.context, CL_MEM_READ_WRITE | CL_MEM_HOST_READ_ONLY, 2 * N * 4,
+                                NULL, &err);
     CHECK(err == CL_SUCCESS);
     const cl_buffer_region region = {0, N * 4};
-    cl_mem sub = clCreateSubBuffer(out, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    cl_mem sub =
+        clCreateSubBuffer(out, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
     CHECK(err == CL_SUCCESS);
     uint32_t got[N];
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, hidden, 0, f.e, 0, out, N * 4, 0, NULL, NULL));
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, hidden, 0, f.e, 0, out, N * 4, 0,
+                              NULL, NULL));
     read_buffer(env.queue, out, N * 4, sizeof got, got);
     CHECK_MSG(memcmp(got, f.want, sizeof got) == 0, "then in a CL_MEM_HOST_NO_ACCESS buffer");
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, sub, 0, 0, NULL, NULL));
+    CHECK_OK(
+        clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, sub, 0, 0, NULL, NULL));
     read_buffer(env.queue, out, 0, sizeof got, got);
-    CHECK_MSG(memcmp(got, f.want, sizeof got) == 0, "out in a sub-buffer of a CL_MEM_HOST_READ_ONLY buffer");
+    CHECK_MSG(memcmp(got, f.want, sizeof got) == 0,
+              "out in a sub-buffer of a CL_MEM_HOST_READ_ONLY buffer");
     clReleaseMemObject(sub);
     clReleaseMemObject(out);
     clReleaseMemObject(hidden);
@@ -248,8 +269,9 @@ static void test_in_place(void)
     fixture_close(&f);
 }
 
-/* A strided then (reversed, element [0] at its buffer's end): the offset must leave room for every byte below it, and
- * the buffer for every byte above; the message names the tensor and the reach. */
+/* A strided then (reversed, element [0] at its buffer's end): the offset must leave room for every
+ * byte below it, and the buffer for every byte above; the message names the tensor and the reach.
+ */
 static void test_strided_extents(void)
 {
     fixture f;
@@ -261,16 +283,21 @@ static void test_strided_extents(void)
     clsel_plan *plan = NULL;
     CHECK_OK(clsel_plan_create_strided(CLSEL_U32, &s, &s, &s, NULL, &st, &plan));
     uint32_t reversed[N];
-    for (int i = 0; i < N; ++i) reversed[i] = ((const uint32_t *)f.then_data)[N - 1 - i];
+    for (int i = 0; i < N; ++i)
+        reversed[i] = ((const uint32_t *)f.then_data)[N - 1 - i];
     cl_mem t = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, reversed);
     cl_mem out = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, NULL);
     cl_event event = NULL;
-    CHECK_STATUS(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, t, 0, f.e, 0, out, 0, 0, NULL, &event),
-                 CLSEL_ERROR_BUFFER);
-    CHECK_MSG(strstr(clsel_last_error(), "then strides reach") != NULL && event == NULL, "%s", clsel_last_error());
-    CHECK_STATUS(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, t, N * 4, f.e, 0, out, 0, 0, NULL, NULL),
-                 CLSEL_ERROR_BUFFER); /* element [0] one past the end */
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, t, (N - 1) * 4, f.e, 0, out, 0, 0, NULL, NULL));
+    CHECK_STATUS(
+        clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, t, 0, f.e, 0, out, 0, 0, NULL, &event),
+        CLSEL_ERROR_BUFFER);
+    CHECK_MSG(strstr(clsel_last_error(), "then strides reach") != NULL && event == NULL, "%s",
+              clsel_last_error());
+    CHECK_STATUS(
+        clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, t, N * 4, f.e, 0, out, 0, 0, NULL, NULL),
+        CLSEL_ERROR_BUFFER); /* element [0] one past the end */
+    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, f.c, 0, t, (N - 1) * 4, f.e, 0, out, 0, 0,
+                              NULL, NULL));
     uint32_t got[N];
     read_buffer(env.queue, out, 0, sizeof got, got);
     CHECK(memcmp(got, f.want, sizeof got) == 0);
@@ -289,7 +316,8 @@ static void test_errors(void)
     clsel_plan *plan = make_plan(CLSEL_F32, s, s, s);
     clsel_plan *bplan = make_plan(CLSEL_F32, s, one, s);
     uint32_t sentinel[N];
-    for (int i = 0; i < N; ++i) sentinel[i] = 0xDEADBEEFu;
+    for (int i = 0; i < N; ++i)
+        sentinel[i] = 0xDEADBEEFu;
     cl_mem out = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, sentinel);
     cl_mem small = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4 - 4, NULL);
     cl_mem read_only = test_cl_buffer(&env, CL_MEM_READ_ONLY, N * 4, NULL);
@@ -311,37 +339,59 @@ static void test_errors(void)
         clsel_status status;
         const char *message;
     } cases[] = {
-        {"out too small", plan, env.queue, f.c, f.t, f.e, small, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "out buffer holds 3996 bytes"},
-        {"offset past the end", plan, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 4, 0, NULL, CLSEL_ERROR_BUFFER, "out buffer holds"},
-        {"then too small", plan, env.queue, f.c, small, f.e, out, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "then buffer holds"},
-        {"cond offset past the end", plan, env.queue, f.c, f.t, f.e, out, 1, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "cond buffer holds 1000 bytes"},
-        {"misaligned offset", plan, env.queue, f.c, shared, f.e, out, 0, 2, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "not a multiple of the element size 4"},
-        {"offset overflow", plan, env.queue, f.c, f.t, f.e, out, 0, 0, SIZE_MAX - 3, 0, 0, NULL, CLSEL_ERROR_OVERFLOW, "overflows"},
-        {"read-only out", plan, env.queue, f.c, f.t, f.e, read_only, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "CL_MEM_READ_ONLY"},
-        {"out overlaps then", plan, env.queue, f.c, shared, f.e, shared, 0, 0, 0, 8, 0, NULL, CLSEL_ERROR_BUFFER, "overlap then"},
-        {"out overlaps else", plan, env.queue, f.c, f.t, shared, shared, 0, 0, 4, 0, 0, NULL, CLSEL_ERROR_BUFFER, "overlap else"},
-        {"out overlaps cond", plan, env.queue, shared, f.t, f.e, shared, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "overlap cond"},
-        {"in place on a broadcast then", bplan, env.queue, f.c, shared, f.e, shared, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_BUFFER, "overlap then"},
-        {"NULL cond", plan, env.queue, NULL, f.t, f.e, out, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "cond buffer is NULL but has 1000 elements"},
-        {"NULL out", plan, env.queue, f.c, f.t, f.e, NULL, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "out buffer is NULL"},
-        {"NULL plan", NULL, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "plan is NULL"},
-        {"NULL queue", plan, NULL, f.c, f.t, f.e, out, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "queue is NULL"},
-        {"queue of another context", plan, other_queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 0, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "another cl_context"},
-        {"wait count without a list", plan, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 1, NULL, CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list is NULL"},
-        {"NULL event in the wait list", plan, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 1, no_events, CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list[0] is NULL"},
+        {"out too small", plan, env.queue, f.c, f.t, f.e, small, 0, 0, 0, 0, 0, NULL,
+         CLSEL_ERROR_BUFFER, "out buffer holds 3996 bytes"},
+        {"offset past the end", plan, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 4, 0, NULL,
+         CLSEL_ERROR_BUFFER, "out buffer holds"},
+        {"then too small", plan, env.queue, f.c, small, f.e, out, 0, 0, 0, 0, 0, NULL,
+         CLSEL_ERROR_BUFFER, "then buffer holds"},
+        {"cond offset past the end", plan, env.queue, f.c, f.t, f.e, out, 1, 0, 0, 0, 0, NULL,
+         CLSEL_ERROR_BUFFER, "cond buffer holds 1000 bytes"},
+        {"misaligned offset", plan, env.queue, f.c, shared, f.e, out, 0, 2, 0, 0, 0, NULL,
+         CLSEL_ERROR_BUFFER, "not a multiple of the element size 4"},
+        {"offset overflow", plan, env.queue, f.c, f.t, f.e, out, 0, 0, SIZE_MAX - 3, 0, 0, NULL,
+         CLSEL_ERROR_OVERFLOW, "overflows"},
+        {"read-only out", plan, env.queue, f.c, f.t, f.e, read_only, 0, 0, 0, 0, 0, NULL,
+         CLSEL_ERROR_BUFFER, "CL_MEM_READ_ONLY"},
+        {"out overlaps then", plan, env.queue, f.c, shared, f.e, shared, 0, 0, 0, 8, 0, NULL,
+         CLSEL_ERROR_BUFFER, "overlap then"},
+        {"out overlaps else", plan, env.queue, f.c, f.t, shared, shared, 0, 0, 4, 0, 0, NULL,
+         CLSEL_ERROR_BUFFER, "overlap else"},
+        {"out overlaps cond", plan, env.queue, shared, f.t, f.e, shared, 0, 0, 0, 0, 0, NULL,
+         CLSEL_ERROR_BUFFER, "overlap cond"},
+        {"in place on a broadcast then", bplan, env.queue, f.c, shared, f.e, shared, 0, 0, 0, 0, 0,
+         NULL, CLSEL_ERROR_BUFFER, "overlap then"},
+        {"NULL cond", plan, env.queue, NULL, f.t, f.e, out, 0, 0, 0, 0, 0, NULL,
+         CLSEL_ERROR_INVALID_ARGUMENT, "cond buffer is NULL but has 1000 elements"},
+        {"NULL out", plan, env.queue, f.c, f.t, f.e, NULL, 0, 0, 0, 0, 0, NULL,
+         CLSEL_ERROR_INVALID_ARGUMENT, "out buffer is NULL"},
+        {"NULL plan", NULL, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 0, NULL,
+         CLSEL_ERROR_INVALID_ARGUMENT, "plan is NULL"},
+        {"NULL queue", plan, NULL, f.c, f.t, f.e, out, 0, 0, 0, 0, 0, NULL,
+         CLSEL_ERROR_INVALID_ARGUMENT, "queue is NULL"},
+        {"queue of another context", plan, other_queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 0, NULL,
+         CLSEL_ERROR_INVALID_ARGUMENT, "another cl_context"},
+        {"wait count without a list", plan, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 1, NULL,
+         CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list is NULL"},
+        {"NULL event in the wait list", plan, env.queue, f.c, f.t, f.e, out, 0, 0, 0, 0, 1,
+         no_events, CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list[0] is NULL"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         cl_event done = (cl_event)&done; /* must come back NULL */
-        clsel_status st = clsel_cl_enqueue(env.ctx, cases[i].plan, cases[i].queue, cases[i].c, cases[i].oc,
-                                           cases[i].t, cases[i].ot, cases[i].e, cases[i].oe, cases[i].o,
-                                           cases[i].oo, cases[i].nw, cases[i].wl, &done);
-        CHECK_MSG(st == cases[i].status, "%s: got %s (%s)", cases[i].what, clsel_status_string(st), clsel_last_error());
-        CHECK_MSG(strstr(clsel_last_error(), cases[i].message) != NULL, "%s: message \"%s\" lacks \"%s\"",
-                  cases[i].what, clsel_last_error(), cases[i].message);
+        clsel_status st =
+            clsel_cl_enqueue(env.ctx, cases[i].plan, cases[i].queue, cases[i].c, cases[i].oc,
+                             cases[i].t, cases[i].ot, cases[i].e, cases[i].oe, cases[i].o,
+                             cases[i].oo, cases[i].nw, cases[i].wl, &done);
+        CHECK_MSG(st == cases[i].status, "%s: got %s (%s)", cases[i].what, clsel_status_string(st),
+                  clsel_last_error());
+        CHECK_MSG(strstr(clsel_last_error(), cases[i].message) != NULL,
+                  "%s: message \"%s\" lacks \"%s\"", cases[i].what, clsel_last_error(),
+                  cases[i].message);
         CHECK_MSG(done == NULL, "%s: an event came back from a failed call", cases[i].what);
     }
-    CHECK_STATUS(clsel_cl_enqueue(NULL, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, out, 0, 0, NULL, NULL),
-                 CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(
+        clsel_cl_enqueue(NULL, plan, env.queue, f.c, 0, f.t, 0, f.e, 0, out, 0, 0, NULL, NULL),
+        CLSEL_ERROR_INVALID_ARGUMENT);
     uint32_t got[N];
     read_buffer(env.queue, out, 0, sizeof got, got);
     CHECK(memcmp(got, sentinel, sizeof got) == 0);
@@ -372,14 +422,16 @@ static void test_queues(void)
     clGetDeviceInfo(env.device, CL_DEVICE_QUEUE_PROPERTIES, sizeof props, &props, NULL);
     cl_command_queue ooo = NULL;
     if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
-        ooo = clCreateCommandQueue(env.context, env.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+        ooo = clCreateCommandQueue(env.context, env.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                                   &err);
     cl_command_queue queues[3] = {env.queue, second, ooo};
     cl_mem outs[3];
     cl_event events[3];
     int used = ooo ? 3 : 2;
     for (int q = 0; q < used; ++q) {
         outs[q] = test_cl_buffer(&env, CL_MEM_READ_WRITE, N * 4, NULL);
-        CHECK_OK(clsel_cl_enqueue(env.ctx, plan, queues[q], f.c, 0, f.t, 0, f.e, 0, outs[q], 0, 0, NULL, &events[q]));
+        CHECK_OK(clsel_cl_enqueue(env.ctx, plan, queues[q], f.c, 0, f.t, 0, f.e, 0, outs[q], 0, 0,
+                                  NULL, &events[q]));
         clFlush(queues[q]);
     }
     CHECK(clWaitForEvents((cl_uint)used, events) == CL_SUCCESS);
@@ -391,7 +443,8 @@ static void test_queues(void)
         clReleaseMemObject(outs[q]);
     }
     printf("queues: in-order x2%s\n", ooo ? ", out-of-order" : " (no out-of-order support)");
-    if (ooo) clReleaseCommandQueue(ooo);
+    if (ooo)
+        clReleaseCommandQueue(ooo);
     clReleaseCommandQueue(second);
     clsel_plan_destroy(plan);
     fixture_close(&f);
@@ -408,8 +461,8 @@ static void test_split_launch(void)
     const int64_t n = 70000 * 4;
     rng r = {6};
     uint8_t *cond = test_alloc(70000 * 2);
-    uint16_t then_data[4], *else_data = test_alloc((size_t)n * 2), *want = test_alloc((size_t)n * 2),
-                           *got = test_alloc((size_t)n * 2);
+    uint16_t then_data[4], *else_data = test_alloc((size_t)n * 2),
+                           *want = test_alloc((size_t)n * 2), *got = test_alloc((size_t)n * 2);
     fill_cond(cond, 70000 * 2, &r);
     fill_values(then_data, 4, 2, &r);
     fill_values(else_data, (size_t)n, 2, &r);
@@ -428,16 +481,19 @@ static void test_context(void)
     clsel_cl_context *ctx = (clsel_cl_context *)&ctx;
     CHECK_STATUS(clsel_cl_context_create(NULL, env.device, &ctx), CLSEL_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(clsel_cl_context_create(env.context, NULL, &ctx), CLSEL_ERROR_INVALID_ARGUMENT);
-    CHECK_STATUS(clsel_cl_context_create(env.context, env.device, NULL), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_cl_context_create(env.context, env.device, NULL),
+                 CLSEL_ERROR_INVALID_ARGUMENT);
     /* A sub-device is not part of the context made for its parent (where the device can
      * be partitioned equally at all: partitioning is optional). */
     cl_uint max_sub = 0;
     cl_device_partition_property kinds[8] = {0};
     size_t kinds_bytes = 0;
-    clGetDeviceInfo(env.device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES, sizeof max_sub, &max_sub, NULL);
+    clGetDeviceInfo(env.device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES, sizeof max_sub, &max_sub,
+                    NULL);
     clGetDeviceInfo(env.device, CL_DEVICE_PARTITION_PROPERTIES, sizeof kinds, kinds, &kinds_bytes);
     int equally = 0;
-    for (size_t i = 0; i < kinds_bytes / sizeof kinds[0]; ++i) equally |= kinds[i] == CL_DEVICE_PARTITION_EQUALLY;
+    for (size_t i = 0; i < kinds_bytes / sizeof kinds[0]; ++i)
+        equally |= kinds[i] == CL_DEVICE_PARTITION_EQUALLY;
     if (max_sub > 1 && equally) {
         cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
         cl_device_id sub = NULL;
@@ -448,7 +504,8 @@ static void test_context(void)
             clReleaseDevice(sub);
         }
     } else {
-        printf("test_context: %s cannot be partitioned; the sub-device case is left out\n", env.device_name);
+        printf("test_context: %s cannot be partitioned; the sub-device case is left out\n",
+               env.device_name);
     }
     CHECK(clsel_cl_build_log(env.ctx) != NULL && clsel_cl_build_log(NULL) != NULL);
     CHECK(strcmp(clsel_cl_device_name(env.ctx), env.device_name) == 0);
@@ -463,7 +520,8 @@ static void test_context(void)
     CHECK(err == CL_SUCCESS);
     clsel_shape s = SHAPE(4);
     clsel_plan *plan = make_plan(CLSEL_U8, s, s, s);
-    const uint8_t c[4] = {1, 0, 1, 0}, t[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8}, want[4] = {1, 6, 3, 8};
+    const uint8_t c[4] = {1, 0, 1, 0}, t[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8},
+                  want[4] = {1, 6, 3, 8};
     cl_mem mc = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, 4, (void *)c, &err);
     cl_mem mt = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, 4, (void *)t, &err);
     cl_mem me = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, 4, (void *)e, &err);
@@ -489,10 +547,14 @@ static void test_context(void)
 static void test_alignment_forms(void)
 {
     const clsel_shape shapes[][3] = {
-        {SHAPE(1000), SHAPE(1000), SHAPE(1000)},          {SHAPE(37), SHAPE(37), SCALAR},
-        {SHAPE(3, 32), SHAPE(3, 32), SHAPE(3, 32)},       {SHAPE(3, 1), SHAPE(3, 32), SHAPE(32)},
-        {SHAPE(5, 16), SHAPE(1, 16), SHAPE(5, 1)},        {SHAPE(4, 33), SHAPE(4, 33), SHAPE(4, 33)},
-        {SHAPE(2, 3, 64), SHAPE(2, 1, 64), SHAPE(3, 64)}, {SHAPE(6, 5), SHAPE(6, 5), SHAPE(6, 5)},
+        {SHAPE(1000), SHAPE(1000), SHAPE(1000)},
+        {SHAPE(37), SHAPE(37), SCALAR},
+        {SHAPE(3, 32), SHAPE(3, 32), SHAPE(3, 32)},
+        {SHAPE(3, 1), SHAPE(3, 32), SHAPE(32)},
+        {SHAPE(5, 16), SHAPE(1, 16), SHAPE(5, 1)},
+        {SHAPE(4, 33), SHAPE(4, 33), SHAPE(4, 33)},
+        {SHAPE(2, 3, 64), SHAPE(2, 1, 64), SHAPE(3, 64)},
+        {SHAPE(6, 5), SHAPE(6, 5), SHAPE(6, 5)},
     };
     static const clsel_dtype dtypes[] = {CLSEL_U8, CLSEL_F16, CLSEL_F32, CLSEL_F64};
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
@@ -503,19 +565,23 @@ static void test_alignment_forms(void)
                 test_data_make(&td, plan, k * 1000 + d * 10 + layout);
                 CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.want));
                 int guards = 0;
-                CHECK_OK(test_cl_run(&env, plan, td.cond, td.then_data, td.else_data, td.got, layout, &guards));
-                CHECK_MSG(memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0 && guards, "shapes %zu %s layout %zu",
-                          k, clsel_dtype_name(dtypes[d]), layout);
+                CHECK_OK(test_cl_run(&env, plan, td.cond, td.then_data, td.else_data, td.got,
+                                     layout, &guards));
+                CHECK_MSG(memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0 && guards,
+                          "shapes %zu %s layout %zu", k, clsel_dtype_name(dtypes[d]), layout);
                 test_data_free(&td);
                 clsel_plan_destroy(plan);
             }
 
     /* Host memory through CL_MEM_USE_HOST_PTR, each tensor 4 bytes past 16 or on it. */
-    enum { HOST_N = 4096 };
+    enum {
+        HOST_N = 4096
+    };
     uint8_t *block = test_alloc(4 * (HOST_N * 4 + 64));
     for (int off = 0; off <= 4; off += 4) {
         uint8_t *base = block + (16 - ((uintptr_t)block % 16)) % 16; /* on 16 */
-        uint8_t *c = base + off, *t = c + HOST_N + 32, *e = t + 4 * HOST_N + 32, *o = e + 4 * HOST_N + 32;
+        uint8_t *c = base + off, *t = c + HOST_N + 32, *e = t + 4 * HOST_N + 32,
+                *o = e + 4 * HOST_N + 32;
         rng r = {77 + (uint64_t)off};
         fill_cond(c, HOST_N, &r);
         fill_values(t, HOST_N, 4, &r);
@@ -527,7 +593,8 @@ static void test_alignment_forms(void)
         cl_mem mo = clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR, 4 * HOST_N, o, &err);
         clsel_shape s = SHAPE(HOST_N);
         clsel_plan *plan = make_plan(CLSEL_U32, s, s, s);
-        CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, mc, 0, mt, 0, me, 0, mo, 0, 0, NULL, NULL));
+        CHECK_OK(
+            clsel_cl_enqueue(env.ctx, plan, env.queue, mc, 0, mt, 0, me, 0, mo, 0, 0, NULL, NULL));
         uint32_t *got = test_alloc(4 * HOST_N);
         read_buffer(env.queue, mo, 0, 4 * HOST_N, got);
         int ok = 1;
@@ -553,22 +620,30 @@ static void test_every_kernel(void)
 {
     const clsel_shape full = SHAPE(5, 6, 7);
     const clsel_shape shapes[][3] = {
-        {full, full, full},     {SHAPE(7), full, full}, {full, SHAPE(7), full}, {full, full, SHAPE(7)},
-        {full, full, SCALAR},   {full, SCALAR, full},   {SHAPE(6, 1), full, full},
-        {SHAPE(5, 6, 1), SHAPE(5, 1, 7), SHAPE(6, 1)}, {SCALAR, full, SHAPE(5, 6, 1)},
+        {full, full, full},
+        {SHAPE(7), full, full},
+        {full, SHAPE(7), full},
+        {full, full, SHAPE(7)},
+        {full, full, SCALAR},
+        {full, SCALAR, full},
+        {SHAPE(6, 1), full, full},
+        {SHAPE(5, 6, 1), SHAPE(5, 1, 7), SHAPE(6, 1)},
+        {SCALAR, full, SHAPE(5, 6, 1)},
         {SHAPE(2, 1, 2, 1, 2), SHAPE(1, 3, 1, 3, 1), SHAPE(2, 3, 2, 3, 2)},
     };
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
         for (int d = 0; d < 13; ++d) {
             clsel_plan *plan = make_plan(all_dtypes[d], shapes[k][0], shapes[k][1], shapes[k][2]);
-            if (!plan) continue;
+            if (!plan)
+                continue;
             test_data td;
             test_data_make(&td, plan, k * 100 + (uint64_t)d);
             CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.want));
             int guards = 0;
-            CHECK_OK(test_cl_run(&env, plan, td.cond, td.then_data, td.else_data, td.got, (size_t)d % 3, &guards));
-            CHECK_MSG(memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0 && guards, "case %zu %s", k,
-                      clsel_dtype_name(all_dtypes[d]));
+            CHECK_OK(test_cl_run(&env, plan, td.cond, td.then_data, td.else_data, td.got,
+                                 (size_t)d % 3, &guards));
+            CHECK_MSG(memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0 && guards,
+                      "case %zu %s", k, clsel_dtype_name(all_dtypes[d]));
             test_data_free(&td);
             clsel_plan_destroy(plan);
         }
@@ -602,6 +677,7 @@ static const test_case cases[] = {
 
 int main(int argc, char **argv)
 {
-    const check_suite suite = {"test_opencl_interop", cases, CHECK_COUNT(cases), NULL, 0, open_device, close_device};
+    const check_suite suite = {"test_opencl_interop", cases,       CHECK_COUNT(cases), NULL, 0,
+                               open_device,           close_device};
     return check_main(argc, argv, &suite);
 }

@@ -20,22 +20,27 @@ int check_report(const char *test_name)
 
 static void print_usage(FILE *to, const check_suite *suite)
 {
-    fprintf(to, "usage: %s [FLAG...] [CASE...]   (no CASE: all of them; --list: their names)\ncases:", suite->name);
-    for (size_t i = 0; i < suite->case_count; ++i) fprintf(to, " %s", suite->cases[i].name);
+    fprintf(to,
+            "usage: %s [FLAG...] [CASE...]   (no CASE: all of them; --list: their names)\ncases:",
+            suite->name);
+    for (size_t i = 0; i < suite->case_count; ++i)
+        fprintf(to, " %s", suite->cases[i].name);
     fputc('\n', to);
-    if (suite->flag_count) fprintf(to, "flags:\n");
+    if (suite->flag_count)
+        fprintf(to, "flags:\n");
     static const char *const value_names[] = {"", " N", " N", " TEXT", " "};
     for (size_t i = 0; i < suite->flag_count; ++i) {
         const check_flag *f = &suite->flags[i];
-        fprintf(to, "  %s%s%s  %s\n", f->name, value_names[f->kind], f->kind == CHECK_FLAG_CHOICE ? f->choices : "",
-                f->help);
+        fprintf(to, "  %s%s%s  %s\n", f->name, value_names[f->kind],
+                f->kind == CHECK_FLAG_CHOICE ? f->choices : "", f->help);
     }
 }
 
 static const check_flag *find_flag(const check_suite *suite, const char *name, size_t length)
 {
     for (size_t i = 0; i < suite->flag_count; ++i)
-        if (strlen(suite->flags[i].name) == length && strncmp(suite->flags[i].name, name, length) == 0)
+        if (strlen(suite->flags[i].name) == length &&
+            strncmp(suite->flags[i].name, name, length) == 0)
             return &suite->flags[i];
     return NULL;
 }
@@ -48,7 +53,8 @@ static int choice_index(const char *choices, const char *word)
     for (const char *at = choices; *at; ++index) {
         const char *end = strchr(at, '|');
         const size_t n = end ? (size_t)(end - at) : strlen(at);
-        if (n == length && strncmp(at, word, n) == 0) return index;
+        if (n == length && strncmp(at, word, n) == 0)
+            return index;
         at += n + (end != NULL);
     }
     return -1;
@@ -82,7 +88,8 @@ static int set_flag(const check_flag *f, const char *text)
 static const test_case *find_case(const check_suite *suite, const char *name)
 {
     for (size_t i = 0; i < suite->case_count; ++i)
-        if (strcmp(suite->cases[i].name, name) == 0) return &suite->cases[i];
+        if (strcmp(suite->cases[i].name, name) == 0)
+            return &suite->cases[i];
     return NULL;
 }
 
@@ -96,13 +103,15 @@ int check_main(int argc, char **argv, const check_suite *suite)
 {
     /* The named cases (at most argc), or every case. */
     const test_case **chosen = malloc(((size_t)argc + suite->case_count) * sizeof *chosen);
-    if (!chosen) return 1;
+    if (!chosen)
+        return 1;
     size_t chosen_count = 0;
     int status = 0;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (strcmp(arg, "--list") == 0) {
-            for (size_t k = 0; k < suite->case_count; ++k) printf("%s\n", suite->cases[k].name);
+            for (size_t k = 0; k < suite->case_count; ++k)
+                printf("%s\n", suite->cases[k].name);
             goto done;
         }
         if (strcmp(arg, "--help") == 0) {
@@ -111,12 +120,15 @@ int check_main(int argc, char **argv, const check_suite *suite)
         }
         if (strncmp(arg, "--", 2) == 0) {
             const char *equals = strchr(arg, '=');
-            const check_flag *f = find_flag(suite, arg, equals ? (size_t)(equals - arg) : strlen(arg));
+            const check_flag *f =
+                find_flag(suite, arg, equals ? (size_t)(equals - arg) : strlen(arg));
             const char *value = equals ? equals + 1 : NULL;
-            if (f && f->kind != CHECK_FLAG_SWITCH && !value) value = i + 1 < argc ? argv[++i] : NULL;
+            if (f && f->kind != CHECK_FLAG_SWITCH && !value)
+                value = i + 1 < argc ? argv[++i] : NULL;
             if (!f || (f->kind != CHECK_FLAG_SWITCH && !value) || !set_flag(f, value)) {
-                fprintf(stderr, "%s: %s '%s'%s%s\n", suite->name, f ? "bad value for" : "unknown flag", arg,
-                        value ? " " : "", value ? value : "");
+                fprintf(stderr, "%s: %s '%s'%s%s\n", suite->name,
+                        f ? "bad value for" : "unknown flag", arg, value ? " " : "",
+                        value ? value : "");
                 status = usage_error(suite);
                 goto done;
             }
@@ -131,10 +143,12 @@ int check_main(int argc, char **argv, const check_suite *suite)
         ++chosen_count;
     }
     if (chosen_count == 0)
-        for (; chosen_count < suite->case_count; ++chosen_count) chosen[chosen_count] = &suite->cases[chosen_count];
+        for (; chosen_count < suite->case_count; ++chosen_count)
+            chosen[chosen_count] = &suite->cases[chosen_count];
 
     status = suite->setup ? suite->setup() : 0;
-    if (status != 0) goto done;
+    if (status != 0)
+        goto done;
     for (size_t i = 0; i < chosen_count; ++i) {
         const int failures_before = check_failures;
         printf("-- %s\n", chosen[i]->name);
@@ -144,7 +158,8 @@ int check_main(int argc, char **argv, const check_suite *suite)
             fprintf(stderr, "%s %s: %d checks failed\n", suite->name, chosen[i]->name,
                     check_failures - failures_before);
     }
-    if (suite->teardown) suite->teardown();
+    if (suite->teardown)
+        suite->teardown();
     status = check_report(suite->name);
 done:
     free(chosen);

@@ -11,37 +11,37 @@
 extern _Atomic int check_failures;
 extern _Atomic int check_count;
 
-#define CHECK(expr)                                                                   \
-    do {                                                                              \
-        ++check_count;                                                                \
-        if (!(expr)) {                                                                \
-            ++check_failures;                                                         \
+#define CHECK(expr)                                                                  \
+    do {                                                                             \
+        ++check_count;                                                               \
+        if (!(expr)) {                                                               \
+            ++check_failures;                                                        \
             fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #expr); \
-        }                                                                             \
+        }                                                                            \
     } while (0)
 
-#define CHECK_MSG(expr, ...)                                                     \
-    do {                                                                         \
-        ++check_count;                                                           \
-        if (!(expr)) {                                                           \
-            ++check_failures;                                                    \
+#define CHECK_MSG(expr, ...)                                                         \
+    do {                                                                             \
+        ++check_count;                                                               \
+        if (!(expr)) {                                                               \
+            ++check_failures;                                                        \
             fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #expr); \
-            fprintf(stderr, __VA_ARGS__);                                        \
-            fputc('\n', stderr);                                                 \
-        }                                                                        \
+            fprintf(stderr, __VA_ARGS__);                                            \
+            fputc('\n', stderr);                                                     \
+        }                                                                            \
     } while (0)
 
 /* Checks a clsel_status, printing both names and the library's message on mismatch. */
-#define CHECK_STATUS(expr, expected)                                                        \
-    do {                                                                                    \
-        clsel_status check_got_ = (expr);                                                   \
-        ++check_count;                                                                      \
-        if (check_got_ != (expected)) {                                                     \
-            ++check_failures;                                                               \
-            fprintf(stderr, "%s:%d: %s gave %s, expected %s (%s)\n", __FILE__, __LINE__,   \
-                    #expr, clsel_status_string(check_got_), clsel_status_string(expected), \
-                    clsel_last_error());                                                   \
-        }                                                                                   \
+#define CHECK_STATUS(expr, expected)                                                            \
+    do {                                                                                        \
+        clsel_status check_got_ = (expr);                                                       \
+        ++check_count;                                                                          \
+        if (check_got_ != (expected)) {                                                         \
+            ++check_failures;                                                                   \
+            fprintf(stderr, "%s:%d: %s gave %s, expected %s (%s)\n", __FILE__, __LINE__, #expr, \
+                    clsel_status_string(check_got_), clsel_status_string(expected),             \
+                    clsel_last_error());                                                        \
+        }                                                                                       \
     } while (0)
 
 #define CHECK_OK(expr) CHECK_STATUS(expr, CLSEL_SUCCESS)
@@ -84,7 +84,8 @@ typedef struct check_suite {
     size_t case_count;
     const check_flag *flags;
     size_t flag_count;
-    int (*setup)(void);     /* after the flags, before the first case (may be NULL): 0 or an exit status */
+    int (*setup)(
+        void); /* after the flags, before the first case (may be NULL): 0 or an exit status */
     void (*teardown)(void); /* after the last case (may be NULL) */
 } check_suite;
 

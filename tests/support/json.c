@@ -13,14 +13,16 @@ typedef struct parser {
 
 static void skip_space(parser *ps)
 {
-    while (ps->p < ps->end && isspace((unsigned char)*ps->p)) ++ps->p;
+    while (ps->p < ps->end && isspace((unsigned char)*ps->p))
+        ++ps->p;
 }
 
 static int parse_value(parser *ps, json *out);
 
 static char *parse_string_raw(parser *ps)
 {
-    if (ps->p >= ps->end || *ps->p != '"') return NULL;
+    if (ps->p >= ps->end || *ps->p != '"')
+        return NULL;
     ++ps->p;
     size_t cap = 16, len = 0;
     char *s = malloc(cap);
@@ -60,10 +62,12 @@ static int parse_list(parser *ps, json *out, char close, int members)
     out->items = calloc(cap, sizeof(json));
     for (;;) {
         skip_space(ps);
-        if (ps->p < ps->end && *ps->p == close && out->count == 0) break;
+        if (ps->p < ps->end && *ps->p == close && out->count == 0)
+            break;
         if (out->count == cap) {
             json *bigger = realloc(out->items, (cap *= 2) * sizeof(json));
-            if (!bigger) return 0;
+            if (!bigger)
+                return 0;
             out->items = bigger;
         }
         json *item = &out->items[out->count];
@@ -89,7 +93,8 @@ static int parse_list(parser *ps, json *out, char close, int members)
             ++ps->p;
             continue;
         }
-        if (ps->p < ps->end && *ps->p == close) break;
+        if (ps->p < ps->end && *ps->p == close)
+            break;
         return 0;
     }
     ++ps->p;
@@ -99,7 +104,8 @@ static int parse_list(parser *ps, json *out, char close, int members)
 static int parse_value(parser *ps, json *out)
 {
     skip_space(ps);
-    if (ps->p >= ps->end) return 0;
+    if (ps->p >= ps->end)
+        return 0;
     char c = *ps->p;
     if (c == '{') {
         out->kind = JSON_OBJECT;
@@ -131,7 +137,8 @@ static int parse_value(parser *ps, json *out)
     char *end = NULL;
     out->kind = JSON_NUMBER;
     out->number = strtod(ps->p, &end);
-    if (end == ps->p) return 0;
+    if (end == ps->p)
+        return 0;
     ps->p = end;
     return 1;
 }
@@ -148,7 +155,8 @@ static void free_children(json *v)
 
 void json_free(json *value)
 {
-    if (!value) return;
+    if (!value)
+        return;
     free_children(value);
     free(value);
 }
@@ -169,7 +177,8 @@ json *json_load(const char *path)
     json *root = calloc(1, sizeof *root);
     parser ps = {text, text + got, 0};
     if (!text || !root || !parse_value(&ps, root)) {
-        fprintf(stderr, "%s: malformed JSON near byte %ld\n", path, text ? (long)(ps.p - text) : 0L);
+        fprintf(stderr, "%s: malformed JSON near byte %ld\n", path,
+                text ? (long)(ps.p - text) : 0L);
         free(text);
         json_free(root);
         return NULL;
@@ -180,8 +189,10 @@ json *json_load(const char *path)
 
 const json *json_get(const json *object, const char *key)
 {
-    if (!object || object->kind != JSON_OBJECT) return NULL;
+    if (!object || object->kind != JSON_OBJECT)
+        return NULL;
     for (size_t i = 0; i < object->count; ++i)
-        if (object->items[i].key && strcmp(object->items[i].key, key) == 0) return &object->items[i];
+        if (object->items[i].key && strcmp(object->items[i].key, key) == 0)
+            return &object->items[i];
     return NULL;
 }

@@ -5,14 +5,21 @@
 
 #include <stddef.h>
 
-typedef enum json_kind { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT } json_kind;
+typedef enum json_kind {
+    JSON_NULL,
+    JSON_BOOL,
+    JSON_NUMBER,
+    JSON_STRING,
+    JSON_ARRAY,
+    JSON_OBJECT
+} json_kind;
 
 typedef struct json {
     json_kind kind;
-    double number;       /* JSON_NUMBER, JSON_BOOL (0/1) */
-    char *string;        /* JSON_STRING; the key's name for object members */
-    char *key;           /* set on members of an object */
-    struct json *items;  /* JSON_ARRAY / JSON_OBJECT children */
+    double number;      /* JSON_NUMBER, JSON_BOOL (0/1) */
+    char *string;       /* JSON_STRING; the key's name for object members */
+    char *key;          /* set on members of an object */
+    struct json *items; /* JSON_ARRAY / JSON_OBJECT children */
     size_t count;
 } json;
 

@@ -22,8 +22,8 @@ int oracle_shape(const oracle_case *c, clsel_shape *out);
 int64_t oracle_count(const clsel_shape *s);
 
 /* The element out[o] takes: its address in then_data or else_data. */
-const void *oracle_source(const oracle_case *c, const clsel_shape *out_shape, int64_t o, const uint8_t *cond,
-                          const void *then_data, const void *else_data);
+const void *oracle_source(const oracle_case *c, const clsel_shape *out_shape, int64_t o,
+                          const uint8_t *cond, const void *then_data, const void *else_data);
 
 /* out = cond ? then : else over `out_shape` (from oracle_shape), element by element. */
 void oracle_select(const oracle_case *c, const clsel_shape *out_shape, const uint8_t *cond,

@@ -7,7 +7,9 @@
 #include "oracle.h"
 #include "test_util.h"
 
-enum { RANDOM_CASE_MAX_ELEMENTS = 1 << 15 };
+enum {
+    RANDOM_CASE_MAX_ELEMENTS = 1 << 15
+};
 
 /* A random case; its elem_size is left 0 (the dtype is the caller's choice). */
 oracle_case random_case(rng *r);

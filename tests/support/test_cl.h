@@ -49,8 +49,9 @@ enum test_cl_layout {
  * before and after (or out in an input's buffer, with TEST_CL_OUT_IN_*); the call waits
  * on a user event and returns an event that is waited on. *guards_ok says whether the
  * output buffer's guard bytes survived. `out` receives the result only on success. */
-clsel_status test_cl_run(test_cl *env, const clsel_plan *plan, const void *cond, const void *then_data,
-                         const void *else_data, void *out, size_t layout, int *guards_ok);
+clsel_status test_cl_run(test_cl *env, const clsel_plan *plan, const void *cond,
+                         const void *then_data, const void *else_data, void *out, size_t layout,
+                         int *guards_ok);
 
 /* Creates a buffer of `bytes` (at least 1) holding `host` if not NULL. Exits on failure. */
 cl_mem test_cl_buffer(test_cl *env, cl_mem_flags flags, size_t bytes, const void *host);

@@ -5,31 +5,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-const clsel_dtype all_dtypes[13] = {CLSEL_BOOLEAN, CLSEL_U8,  CLSEL_I8,  CLSEL_U16, CLSEL_I16,
+const clsel_dtype all_dtypes[13] = {CLSEL_BOOLEAN, CLSEL_U8,   CLSEL_I8,  CLSEL_U16, CLSEL_I16,
                                     CLSEL_F16,     CLSEL_BF16, CLSEL_U32, CLSEL_I32, CLSEL_F32,
-                                    CLSEL_U64,     CLSEL_I64, CLSEL_F64};
+                                    CLSEL_U64,     CLSEL_I64,  CLSEL_F64};
 
 clsel_shape shape_make(const int64_t *dims, int rank)
 {
     clsel_shape s;
     memset(&s, 0, sizeof s);
     s.rank = rank;
-    for (int i = 0; i < rank && i < CLSEL_MAX_RANK; ++i) s.dims[i] = dims[i];
+    for (int i = 0; i < rank && i < CLSEL_MAX_RANK; ++i)
+        s.dims[i] = dims[i];
     return s;
 }
 
 int shape_equal(const clsel_shape *a, const clsel_shape *b)
 {
-    if (a->rank != b->rank) return 0;
+    if (a->rank != b->rank)
+        return 0;
     for (int i = 0; i < a->rank; ++i)
-        if (a->dims[i] != b->dims[i]) return 0;
+        if (a->dims[i] != b->dims[i])
+            return 0;
     return 1;
 }
 
 int64_t shape_count(const clsel_shape *s)
 {
     int64_t n = 1;
-    for (int i = 0; i < s->rank; ++i) n *= s->dims[i];
+    for (int i = 0; i < s->rank; ++i)
+        n *= s->dims[i];
     return n;
 }
 
@@ -41,15 +45,20 @@ uint64_t rng_next(rng *r)
     return z ^ (z >> 31);
 }
 
-uint64_t rng_below(rng *r, uint64_t n) { return n ? rng_next(r) % n : 0; }
+uint64_t rng_below(rng *r, uint64_t n)
+{
+    return n ? rng_next(r) % n : 0;
+}
 
-static const uint16_t special16[] = {0x7E01, 0x7C01, 0xFC00, 0x7C00, 0x8000, 0x0001, 0x03FF,
-                                     0x7FC1, 0xFF81, 0x7F80, 0x807F, 0x0000};
-static const uint32_t special32[] = {0x7FC00001u, 0x7F800001u, 0xFFC12345u, 0x80000000u, 0x00000001u,
-                                     0x007FFFFFu, 0x7F800000u, 0xFF800000u, 0x00000000u};
-static const uint64_t special64[] = {0x7FF8000000000001ull, 0x7FF0000000000001ull, 0xFFF8DEADBEEF0001ull,
-                                     0x8000000000000000ull, 0x0000000000000001ull, 0x000FFFFFFFFFFFFFull,
-                                     0x7FF0000000000000ull, 0xFFF0000000000000ull, 0x0ull};
+static const uint16_t special16[] = {0x7E01, 0x7C01, 0xFC00, 0x7C00, 0x8000, 0x0001,
+                                     0x03FF, 0x7FC1, 0xFF81, 0x7F80, 0x807F, 0x0000};
+static const uint32_t special32[] = {0x7FC00001u, 0x7F800001u, 0xFFC12345u,
+                                     0x80000000u, 0x00000001u, 0x007FFFFFu,
+                                     0x7F800000u, 0xFF800000u, 0x00000000u};
+static const uint64_t special64[] = {
+    0x7FF8000000000001ull, 0x7FF0000000000001ull, 0xFFF8DEADBEEF0001ull,
+    0x8000000000000000ull, 0x0000000000000001ull, 0x000FFFFFFFFFFFFFull,
+    0x7FF0000000000000ull, 0xFFF0000000000000ull, 0x0ull};
 
 void fill_values(void *data, size_t count, size_t w, rng *r)
 {
@@ -57,12 +66,16 @@ void fill_values(void *data, size_t count, size_t w, rng *r)
     for (size_t i = 0; i < count; ++i) {
         uint64_t bits = rng_next(r);
         if (rng_below(r, 4) == 0) {
-            if (w == 2) bits = special16[rng_below(r, sizeof special16 / sizeof special16[0])];
-            if (w == 4) bits = special32[rng_below(r, sizeof special32 / sizeof special32[0])];
-            if (w == 8) bits = special64[rng_below(r, sizeof special64 / sizeof special64[0])];
+            if (w == 2)
+                bits = special16[rng_below(r, sizeof special16 / sizeof special16[0])];
+            if (w == 4)
+                bits = special32[rng_below(r, sizeof special32 / sizeof special32[0])];
+            if (w == 8)
+                bits = special64[rng_below(r, sizeof special64 / sizeof special64[0])];
         }
         /* Little-endian copy of the low w bytes, the same on every host. */
-        for (size_t b = 0; b < w; ++b) bytes[i * w + b] = (uint8_t)(bits >> (8 * b));
+        for (size_t b = 0; b < w; ++b)
+            bytes[i * w + b] = (uint8_t)(bits >> (8 * b));
     }
 }
 
@@ -89,7 +102,8 @@ void test_data_make(test_data *d, const clsel_plan *plan, uint64_t seed)
 {
     rng r = {seed};
     d->w = clsel_dtype_size(clsel_plan_dtype(plan));
-    for (int k = 0; k < 3; ++k) d->count[k] = clsel_plan_input_count(plan, (clsel_operand)k);
+    for (int k = 0; k < 3; ++k)
+        d->count[k] = clsel_plan_input_count(plan, (clsel_operand)k);
     d->out_count = clsel_plan_output_count(plan);
     d->cond = test_alloc((size_t)d->count[0]);
     d->then_data = test_alloc((size_t)d->count[1] * d->w);
@@ -121,13 +135,19 @@ clsel_cpu_options test_cpu_options(int32_t threads, clsel_parallel_for parallel_
     return o;
 }
 
-int test_cpu_run_matches(const clsel_plan *plan, const test_data *d, uint8_t *got, const clsel_cpu_options *opt)
+int test_cpu_run_matches(const clsel_plan *plan, const test_data *d, uint8_t *got,
+                         const clsel_cpu_options *opt)
 {
-    enum { GUARD = 0x5A };
+    enum {
+        GUARD = 0x5A
+    };
     const size_t bytes = (size_t)d->out_count * d->w;
     memset(got, GUARD, bytes + TEST_GUARD_BYTES);
-    if (clsel_plan_run_cpu_options(plan, d->cond, d->then_data, d->else_data, got, opt) != CLSEL_SUCCESS) return 0;
+    if (clsel_plan_run_cpu_options(plan, d->cond, d->then_data, d->else_data, got, opt) !=
+        CLSEL_SUCCESS)
+        return 0;
     for (size_t i = 0; i < TEST_GUARD_BYTES; ++i)
-        if (got[bytes + i] != GUARD) return 0;
+        if (got[bytes + i] != GUARD)
+            return 0;
     return memcmp(got, d->want, bytes) == 0;
 }

@@ -9,8 +9,9 @@
 
 /* A shape from a dims list: SHAPE(2, 3, 4); SCALAR is rank 0. */
 clsel_shape shape_make(const int64_t *dims, int rank);
-#define SHAPE(...) \
-    shape_make((const int64_t[]){__VA_ARGS__}, (int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
+#define SHAPE(...)                             \
+    shape_make((const int64_t[]){__VA_ARGS__}, \
+               (int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
 #define SCALAR shape_make(NULL, 0)
 
 int shape_equal(const clsel_shape *a, const clsel_shape *b);
@@ -49,10 +50,13 @@ void test_data_free(test_data *d);
 /* Runs d's plan on the CPU path with `opt` (NULL: defaults) into `got`, which holds the
  * output and TEST_GUARD_BYTES more; 1 when the call succeeded, the output equals d->want
  * bit for bit, and the guard bytes after it are untouched. */
-enum { TEST_GUARD_BYTES = 64 };
+enum {
+    TEST_GUARD_BYTES = 64
+};
 /* clsel_cpu_options_default() with these fields. */
 clsel_cpu_options test_cpu_options(int32_t threads, clsel_parallel_for parallel_for, void *pool);
-int test_cpu_run_matches(const clsel_plan *plan, const test_data *d, uint8_t *got, const clsel_cpu_options *opt);
+int test_cpu_run_matches(const clsel_plan *plan, const test_data *d, uint8_t *got,
+                         const clsel_cpu_options *opt);
 
 /* malloc that never returns NULL for size 0 and aborts the test on failure. */
 void *test_alloc(size_t size);

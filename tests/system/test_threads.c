@@ -27,7 +27,11 @@
 #endif
 
 /* Random shared plans, plus two of pool size and one of library-thread size. */
-enum { SHARED_PLANS = 48, EXTRA_PLANS = 3, MAX_THREADS = 64 };
+enum {
+    SHARED_PLANS = 48,
+    EXTRA_PLANS = 3,
+    MAX_THREADS = 64
+};
 
 /* A plan every thread uses, with its inputs and the oracle's output. */
 typedef struct shared_case {
@@ -74,8 +78,10 @@ static int prepare(shared_case *sc, const oracle_case *c, clsel_dtype dtype, uin
 {
     clsel_attrs a = random_case_attrs(c);
     clsel_shape out;
-    if (!oracle_shape(c, &out)) return 0;
-    if (clsel_plan_create(dtype, &c->shape[0], &c->shape[1], &c->shape[2], &a, &sc->plan) != CLSEL_SUCCESS) {
+    if (!oracle_shape(c, &out))
+        return 0;
+    if (clsel_plan_create(dtype, &c->shape[0], &c->shape[1], &c->shape[2], &a, &sc->plan) !=
+        CLSEL_SUCCESS) {
         CHECK_MSG(0, "plan the oracle accepts was refused: %s", clsel_last_error());
         return 0;
     }
@@ -95,7 +101,8 @@ static oracle_case pool_sized_case(int which)
         c.shape[1] = SHAPE(300, 257);
         c.shape[2] = SHAPE(1, 257);
     } else { /* the memory-bound case */
-        for (int k = 0; k < 3; ++k) c.shape[k] = SHAPE(3, 128, 200);
+        for (int k = 0; k < 3; ++k)
+            c.shape[k] = SHAPE(3, 128, 200);
     }
     return c;
 }
@@ -133,7 +140,8 @@ static void make_shared(shared_state *s, int with_big)
     }
     for (int i = 0; i < s->count; ++i) {
         size_t bytes = (size_t)s->cases[i].data.out_count * s->cases[i].data.w;
-        if (bytes > s->max_out_bytes) s->max_out_bytes = bytes;
+        if (bytes > s->max_out_bytes)
+            s->max_out_bytes = bytes;
     }
 }
 
@@ -159,7 +167,8 @@ typedef struct pool_call {
 static void *pool_helper(void *arg)
 {
     pool_call *call = arg;
-    for (int64_t i; (i = atomic_fetch_add(&call->next, 1)) < call->count;) call->task(call->task_context, i);
+    for (int64_t i; (i = atomic_fetch_add(&call->next, 1)) < call->count;)
+        call->task(call->task_context, i);
     return NULL;
 }
 
@@ -169,18 +178,21 @@ static void thread_pool_for(void *pool, int64_t count, clsel_parallel_task task,
     pool_call call = {0, count, task, task_context};
     pthread_t helpers[3];
     int started[3];
-    for (int h = 0; h < 3; ++h) started[h] = pthread_create(&helpers[h], NULL, pool_helper, &call) == 0;
+    for (int h = 0; h < 3; ++h)
+        started[h] = pthread_create(&helpers[h], NULL, pool_helper, &call) == 0;
     pool_helper(&call);
     for (int h = 0; h < 3; ++h)
-        if (started[h]) pthread_join(helpers[h], NULL);
+        if (started[h])
+            pthread_join(helpers[h], NULL);
 }
 
 /* Runs a case with the given options and compares it with the oracle. */
-static void run_cpu_case(const shared_case *sc, uint8_t *got, const clsel_cpu_options *opt, const char *how)
+static void run_cpu_case(const shared_case *sc, uint8_t *got, const clsel_cpu_options *opt,
+                         const char *how)
 {
     CHECK_MSG(test_cpu_run_matches(sc->plan, &sc->data, got, opt),
-              "CPU path (%s) failed, differs from the oracle or wrote past the output: %s (%s)", how, sc->text,
-              clsel_last_error());
+              "CPU path (%s) failed, differs from the oracle or wrote past the output: %s (%s)",
+              how, sc->text, clsel_last_error());
 }
 
 /* A case of this thread's own: plan created here, while other threads do the same. A
@@ -194,15 +206,15 @@ static long own_case(rng *r, uint8_t *got)
     const int valid = oracle_shape(&c, &out);
     clsel_plan *plan = NULL;
     clsel_status st = clsel_plan_create(dtype, &c.shape[0], &c.shape[1], &c.shape[2], &a, &plan);
-    CHECK_MSG((st == CLSEL_SUCCESS) == valid, "oracle says %s, plan creation %s (%s)", valid ? "valid" : "invalid",
-              clsel_status_string(st), clsel_last_error());
+    CHECK_MSG((st == CLSEL_SUCCESS) == valid, "oracle says %s, plan creation %s (%s)",
+              valid ? "valid" : "invalid", clsel_status_string(st), clsel_last_error());
     if (st != CLSEL_SUCCESS) {
         char message[1024];
         snprintf(message, sizeof message, "%s", clsel_last_error());
         CHECK_MSG(message[0] != '\0', "a refused plan left no message");
         sched_yield(); /* let the other threads fail and succeed in between */
-        CHECK_MSG(strcmp(message, clsel_last_error()) == 0, "message changed by another thread: '%s' -> '%s'",
-                  message, clsel_last_error());
+        CHECK_MSG(strcmp(message, clsel_last_error()) == 0,
+                  "message changed by another thread: '%s' -> '%s'", message, clsel_last_error());
         return 0;
     }
     shared_case sc;
@@ -226,11 +238,16 @@ static void *cpu_worker(void *arg)
             w->done += own_case(&r, got);
             continue;
         }
-        const shared_case *sc = &s->cases[rng_below(&r, (uint64_t)(s->big >= 0 ? s->big : s->count))];
+        const shared_case *sc =
+            &s->cases[rng_below(&r, (uint64_t)(s->big >= 0 ? s->big : s->count))];
         const clsel_cpu_options pool = test_cpu_options(0, thread_pool_for, NULL);
         const clsel_cpu_options two = test_cpu_options(2, NULL, NULL);
         const int how = (int)rng_below(&r, 3);
-        run_cpu_case(sc, got, how == 0 ? NULL : how == 1 ? &pool : &two, how == 1 ? "pool" : "options");
+        run_cpu_case(sc, got,
+                     how == 0   ? NULL
+                     : how == 1 ? &pool
+                                : &two,
+                     how == 1 ? "pool" : "options");
         w->done++;
     }
     if (s->big >= 0) { /* once per thread: library threads started inside these threads */
@@ -252,14 +269,16 @@ static void upload_shared(shared_state *s)
         const size_t sizes[3] = {(size_t)sc->data.count[0], (size_t)sc->data.count[1] * sc->data.w,
                                  (size_t)sc->data.count[2] * sc->data.w};
         const void *host[3] = {sc->data.cond, sc->data.then_data, sc->data.else_data};
-        for (int k = 0; k < 3; ++k) sc->in[k] = test_cl_buffer(&s->cl, CL_MEM_READ_ONLY, sizes[k], host[k]);
+        for (int k = 0; k < 3; ++k)
+            sc->in[k] = test_cl_buffer(&s->cl, CL_MEM_READ_ONLY, sizes[k], host[k]);
     }
 }
 
 static void release_shared(shared_state *s)
 {
     for (int i = 0; i < s->count; ++i)
-        for (int k = 0; k < 3; ++k) clReleaseMemObject(s->cases[i].in[k]);
+        for (int k = 0; k < 3; ++k)
+            clReleaseMemObject(s->cases[i].in[k]);
 }
 
 /* Own queue, own output buffer; every enqueue read back and compared. */
@@ -271,7 +290,8 @@ static void *cl_worker(void *arg)
     cl_int err = CL_SUCCESS;
     cl_command_queue queue = clCreateCommandQueue(s->cl.context, s->cl.device, 0, &err);
     CHECK_MSG(err == CL_SUCCESS, "clCreateCommandQueue failed: %d", err);
-    if (err != CL_SUCCESS) return NULL;
+    if (err != CL_SUCCESS)
+        return NULL;
     const size_t max_offset = 4 * 8;
     cl_mem out = test_cl_buffer(&s->cl, CL_MEM_READ_WRITE, s->max_out_bytes + max_offset, NULL);
     uint8_t *got = test_alloc(s->max_out_bytes);
@@ -280,17 +300,18 @@ static void *cl_worker(void *arg)
         const size_t bytes = (size_t)sc->data.out_count * sc->data.w;
         const size_t offset = rng_below(&r, 5) * sc->data.w;
         cl_event done = NULL;
-        clsel_status st = clsel_cl_enqueue(s->cl.ctx, sc->plan, queue, sc->in[0], 0, sc->in[1], 0, sc->in[2], 0,
-                                           out, offset, 0, NULL, &done);
+        clsel_status st = clsel_cl_enqueue(s->cl.ctx, sc->plan, queue, sc->in[0], 0, sc->in[1], 0,
+                                           sc->in[2], 0, out, offset, 0, NULL, &done);
         CHECK_MSG(st == CLSEL_SUCCESS, "clsel_cl_enqueue: %s (%s): %s", clsel_status_string(st),
                   clsel_last_error(), sc->text);
-        if (st != CLSEL_SUCCESS) continue;
+        if (st != CLSEL_SUCCESS)
+            continue;
         memset(got, 0xEE, bytes);
         err = bytes ? clEnqueueReadBuffer(queue, out, CL_TRUE, offset, bytes, got, 1, &done, NULL)
                     : clWaitForEvents(1, &done);
         CHECK_MSG(err == CL_SUCCESS, "reading the output back failed: %d", err);
-        CHECK_MSG(memcmp(got, sc->data.want, bytes) == 0, "thread %d enqueue %d differs from the oracle: %s",
-                  w->index, i, sc->text);
+        CHECK_MSG(memcmp(got, sc->data.want, bytes) == 0,
+                  "thread %d enqueue %d differs from the oracle: %s", w->index, i, sc->text);
         clReleaseEvent(done);
         w->done++;
     }
@@ -311,14 +332,15 @@ static void *runtime_worker(void *arg)
         const shared_case *sc = &s->cases[rng_below(&r, (uint64_t)s->count)];
         const size_t bytes = (size_t)sc->data.out_count * sc->data.w;
         memset(got, 0xEE, bytes);
-        CHECK_OK(clsel_runtime_run(s->runtime, sc->plan, sc->data.cond, sc->data.then_data, sc->data.else_data,
-                                   got));
-        CHECK_MSG(memcmp(got, sc->data.want, bytes) == 0, "runtime (thread %d) differs from the oracle: %s",
-                  w->index, sc->text);
+        CHECK_OK(clsel_runtime_run(s->runtime, sc->plan, sc->data.cond, sc->data.then_data,
+                                   sc->data.else_data, got));
+        CHECK_MSG(memcmp(got, sc->data.want, bytes) == 0,
+                  "runtime (thread %d) differs from the oracle: %s", w->index, sc->text);
         /* On the device, never rescued (an empty output has nothing to run: CPU path). */
         const clsel_run_path path = sc->data.out_count ? CLSEL_RUN_DEVICE : CLSEL_RUN_CPU;
-        CHECK_MSG(clsel_runtime_last_run_path() == path, "runtime (thread %d) run not on the device (path %d): %s",
-                  w->index, (int)clsel_runtime_last_run_path(), sc->text);
+        CHECK_MSG(clsel_runtime_last_run_path() == path,
+                  "runtime (thread %d) run not on the device (path %d): %s", w->index,
+                  (int)clsel_runtime_last_run_path(), sc->text);
         w->done++;
     }
     free(got);
@@ -363,8 +385,9 @@ static void test_cpu(void)
     const int threads = (int)thread_count;
     make_shared(&s, 1);
     long done = run_workers(&s, threads, cpu_worker);
-    printf("%d threads: %ld CPU runs compared (%d shared plans, the rest made by the threads)%s\n", threads, done,
-           s.count, s.big >= 0 ? ", one of them big enough for library threads" : "");
+    printf("%d threads: %ld CPU runs compared (%d shared plans, the rest made by the threads)%s\n",
+           threads, done, s.count,
+           s.big >= 0 ? ", one of them big enough for library threads" : "");
     free_shared(&s);
     s.count = 0;
     s.max_out_bytes = 0;
@@ -375,7 +398,8 @@ static int opencl_open; /* the device, and the shared plans with their buffers o
 
 static void open_opencl(void)
 {
-    if (opencl_open) return;
+    if (opencl_open)
+        return;
     test_cl_open(&s.cl);
     make_shared(&s, 0);
     upload_shared(&s);
@@ -387,8 +411,9 @@ static void test_cl_context(void)
     const int threads = (int)thread_count;
     open_opencl();
     long done = run_workers(&s, threads, cl_worker);
-    printf("%d threads, one clsel_cl_context, own queues: %ld enqueues compared (%d shared plans)\n", threads, done,
-           s.count);
+    printf(
+        "%d threads, one clsel_cl_context, own queues: %ld enqueues compared (%d shared plans)\n",
+        threads, done, s.count);
 }
 
 static void test_runtime(void)
@@ -396,7 +421,8 @@ static void test_runtime(void)
     const int threads = (int)thread_count;
     open_opencl();
     CHECK_OK(clsel_runtime_create(CLSEL_DEVICE_OPENCL, &s.runtime));
-    if (!s.runtime) return;
+    if (!s.runtime)
+        return;
     CHECK_OK(clsel_runtime_set_min_device_bytes(s.runtime, 0));
     s.runs = s.runs / 10 + 1;
     long done = run_workers(&s, threads, runtime_worker); /* in place where the device allows */
@@ -404,8 +430,9 @@ static void test_runtime(void)
     done += run_workers(&s, threads, runtime_worker);
     CHECK_OK(clsel_runtime_set_chunk_bytes(s.runtime, 1000)); /* most tensors now run in chunks */
     done += run_workers(&s, threads, runtime_worker);
-    printf("%d threads, one runtime: %ld runs compared (zero copy, copied, in small chunks), none rescued\n", threads,
-           done);
+    printf("%d threads, one runtime: %ld runs compared (zero copy, copied, in small chunks), none "
+           "rescued\n",
+           threads, done);
     clsel_runtime_destroy(s.runtime);
     s.runtime = NULL;
     s.runs = (int)run_count;
@@ -415,7 +442,8 @@ static void test_runtime(void)
 static void close_opencl(void)
 {
 #if CLSEL_TEST_OPENCL
-    if (!opencl_open) return;
+    if (!opencl_open)
+        return;
     release_shared(&s);
     free_shared(&s);
     test_cl_close(&s.cl);
@@ -439,7 +467,7 @@ static const check_flag flags[] = {
 int main(int argc, char **argv)
 {
     s.seed = 20261122;
-    const check_suite suite = {"test_threads", cases, CHECK_COUNT(cases), flags, CHECK_COUNT(flags), check_counts,
-                               close_opencl};
+    const check_suite suite = {"test_threads",     cases,        CHECK_COUNT(cases), flags,
+                               CHECK_COUNT(flags), check_counts, close_opencl};
     return check_main(argc, argv, &suite);
 }

@@ -7,11 +7,10 @@
 
 #include "check.h"
 #include "common/tuning.h" /* the library's internal knobs (linked with libclsel.a) */
-#include "cpu/cpu_walk.h" /* the walk of a plan: whether it tiles rows */
+#include "cpu/cpu_walk.h"  /* the walk of a plan: whether it tiles rows */
 #include "plan/plan.h"
 #include "oracle.h"
 #include "test_util.h"
-
 
 /* A pool that runs the tasks on the calling thread, last index first, and records what
  * it was asked to do. */
@@ -22,7 +21,8 @@ typedef struct serial_pool {
     int repeated;
 } serial_pool;
 
-static void serial_parallel_for(void *pool, int64_t count, clsel_parallel_task task, void *task_context)
+static void serial_parallel_for(void *pool, int64_t count, clsel_parallel_task task,
+                                void *task_context)
 {
     serial_pool *p = pool;
     p->calls++;
@@ -56,10 +56,12 @@ static void check_case(const big_case *c, uint64_t seed)
 
     clsel_plan *plan = NULL;
     CHECK_OK(clsel_plan_create(c->dtype, &c->shape[0], &c->shape[1], &c->shape[2], NULL, &plan));
-    if (!plan) return;
+    if (!plan)
+        return;
     cpu_walk walk;
     clsel_priv_cpu_walk_make(&plan->iter, plan->elem_size, 0, clsel_priv_cpu_loops(), &walk);
-    CHECK_MSG(walk.by_chunk == c->tiled, "%s: tiled %d, expected %d", c->name, walk.by_chunk, c->tiled);
+    CHECK_MSG(walk.by_chunk == c->tiled, "%s: tiled %d, expected %d", c->name, walk.by_chunk,
+              c->tiled);
     test_data d;
     test_data_make(&d, plan, seed);
     oracle_select(&oc, &out_shape, d.cond, d.then_data, d.else_data, d.want);
@@ -68,19 +70,22 @@ static void check_case(const big_case *c, uint64_t seed)
     for (int portable = 0; portable < 2; ++portable) {
         clsel_priv_knob_set(CLSEL_PRIV_KNOB_PORTABLE_CPU, portable);
         const char *loops = portable ? "portable" : "default";
-        CHECK_MSG(test_cpu_run_matches(plan, &d, got, NULL), "%s (%s loops): no options", c->name, loops);
+        CHECK_MSG(test_cpu_run_matches(plan, &d, got, NULL), "%s (%s loops): no options", c->name,
+                  loops);
         static const int32_t thread_counts[] = {0, 1, 2, 3, 7, 1000};
         for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; ++k) {
             clsel_cpu_options opt = test_cpu_options(thread_counts[k], NULL, NULL);
-            CHECK_MSG(test_cpu_run_matches(plan, &d, got, &opt), "%s (%s loops): %d threads", c->name, loops,
-                      (int)thread_counts[k]);
+            CHECK_MSG(test_cpu_run_matches(plan, &d, got, &opt), "%s (%s loops): %d threads",
+                      c->name, loops, (int)thread_counts[k]);
         }
         serial_pool pool;
         memset(&pool, 0, sizeof pool);
         clsel_cpu_options opt = test_cpu_options(4, serial_parallel_for, &pool);
-        CHECK_MSG(test_cpu_run_matches(plan, &d, got, &opt), "%s (%s loops): caller's pool", c->name, loops);
-        CHECK_MSG(pool.calls <= 1 && !pool.repeated && pool.count <= 256, "%s: pool asked %d times for %lld tasks",
-                  c->name, pool.calls, (long long)pool.count);
+        CHECK_MSG(test_cpu_run_matches(plan, &d, got, &opt), "%s (%s loops): caller's pool",
+                  c->name, loops);
+        CHECK_MSG(pool.calls <= 1 && !pool.repeated && pool.count <= 256,
+                  "%s: pool asked %d times for %lld tasks", c->name, pool.calls,
+                  (long long)pool.count);
     }
     clsel_priv_knob_set(CLSEL_PRIV_KNOB_PORTABLE_CPU, 0);
     free(got);
@@ -95,7 +100,8 @@ static void check_offsets(const big_case *c, uint64_t seed)
 {
     clsel_plan *plan = NULL;
     CHECK_OK(clsel_plan_create(c->dtype, &c->shape[0], &c->shape[1], &c->shape[2], NULL, &plan));
-    if (!plan) return;
+    if (!plan)
+        return;
     test_data d;
     test_data_make(&d, plan, seed);
     oracle_case oc;
@@ -111,11 +117,12 @@ static void check_offsets(const big_case *c, uint64_t seed)
     uint8_t *buffer = test_alloc(bytes + 64 + TEST_GUARD_BYTES);
     for (size_t offset = 0; offset < 64; offset += d.w) {
         memset(buffer, 0x5A, offset);
-        CHECK_MSG(test_cpu_run_matches(plan, &d, buffer + offset, NULL), "%s: output at byte %zu of a line",
-                  c->name, offset);
+        CHECK_MSG(test_cpu_run_matches(plan, &d, buffer + offset, NULL),
+                  "%s: output at byte %zu of a line", c->name, offset);
         for (size_t i = 0; i < offset; ++i)
             if (buffer[i] != 0x5A) {
-                CHECK_MSG(0, "%s: output at byte %zu: byte %zu before it written", c->name, offset, i);
+                CHECK_MSG(0, "%s: output at byte %zu: byte %zu before it written", c->name, offset,
+                          i);
                 break;
             }
     }
@@ -136,16 +143,26 @@ static void test_big_outputs(void)
         /* cond re-read by every row: rows too long to stay cached until the next one
          * are walked tile by tile; shorter ones are not. */
         {"tiled mask f64", CLSEL_F64, {SHAPE(1, 600001), SHAPE(3, 600001), SCALAR}, 1},
-        {"tiled mask u8", CLSEL_U8, {SHAPE(1, 1, 3000017), SHAPE(1, 3, 3000017), SHAPE(2, 1, 3000017)}, 1},
-        {"cached mask u8", CLSEL_U8, {SHAPE(2, 1, 17000), SHAPE(2, 3, 17000), SHAPE(1, 3, 17000)}, 0},
+        {"tiled mask u8",
+         CLSEL_U8,
+         {SHAPE(1, 1, 3000017), SHAPE(1, 3, 3000017), SHAPE(2, 1, 3000017)},
+         1},
+        {"cached mask u8",
+         CLSEL_U8,
+         {SHAPE(2, 1, 17000), SHAPE(2, 3, 17000), SHAPE(1, 3, 17000)},
+         0},
         /* Short rows: pieces fall inside rows. */
         {"mutual", CLSEL_BF16, {SHAPE(1, 1), SHAPE(301, 1), SHAPE(1, 433)}, 0},
-        {"per channel", CLSEL_F32, {SHAPE(2, 16, 56, 57), SHAPE(1, 16, 1, 1), SHAPE(2, 16, 56, 57)}, 0},
+        {"per channel",
+         CLSEL_F32,
+         {SHAPE(2, 16, 56, 57), SHAPE(1, 16, 1, 1), SHAPE(2, 16, 56, 57)},
+         0},
         /* 8 MiB and more of output: written with non-temporal stores. */
         {"streamed f64", CLSEL_F64, {SHAPE(1048583), SHAPE(1048583), SHAPE(1)}, 0},
         {"streamed u8", CLSEL_U8, {SHAPE(9, 1), SHAPE(9, 1000003), SHAPE(1000003)}, 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) check_case(&cases[i], 1000 + i);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        check_case(&cases[i], 1000 + i);
 }
 
 static void test_row_offsets(void)
@@ -160,7 +177,8 @@ static void test_row_offsets(void)
         {"rows of 131 f64", CLSEL_F64, {SHAPE(1, 131), SHAPE(8200, 131), SHAPE(8200, 1)}, 0},
         {"rows of 7 f32", CLSEL_F32, {SHAPE(300000, 7), SHAPE(300000, 1), SHAPE(1, 7)}, 0},
     };
-    for (size_t i = 0; i < sizeof misaligned / sizeof misaligned[0]; ++i) check_offsets(&misaligned[i], 2000 + i);
+    for (size_t i = 0; i < sizeof misaligned / sizeof misaligned[0]; ++i)
+        check_offsets(&misaligned[i], 2000 + i);
 }
 
 static const test_case cases[] = {

@@ -32,7 +32,8 @@ static void check_against_oracle(const oracle_case *c, clsel_dtype dtype, uint64
     }
     rng r = {seed};
     const size_t w = clsel_dtype_size(dtype);
-    const int64_t nc = shape_count(&c->shape[0]), nt = shape_count(&c->shape[1]), ne = shape_count(&c->shape[2]);
+    const int64_t nc = shape_count(&c->shape[0]), nt = shape_count(&c->shape[1]),
+                  ne = shape_count(&c->shape[2]);
     const int64_t no = shape_count(&out_shape);
     uint8_t *cond = test_alloc((size_t)nc);
     uint8_t *t = test_alloc((size_t)nt * w), *e = test_alloc((size_t)ne * w);
@@ -54,7 +55,8 @@ static void check_against_oracle(const oracle_case *c, clsel_dtype dtype, uint64
         CHECK_MSG(memcmp(got, want, (size_t)no * w) == 0, "%s mode %d: CPU differs from the oracle",
                   clsel_dtype_name(dtype), (int)c->mode);
         int guard_ok = 1;
-        for (size_t i = 0; i < GUARD_BYTES; ++i) guard_ok &= got[(size_t)no * w + i] == GUARD;
+        for (size_t i = 0; i < GUARD_BYTES; ++i)
+            guard_ok &= got[(size_t)no * w + i] == GUARD;
         CHECK(guard_ok);
     }
     clsel_plan_destroy(plan);
@@ -65,7 +67,8 @@ static void check_against_oracle(const oracle_case *c, clsel_dtype dtype, uint64
     free(got);
 }
 
-static oracle_case make_case(clsel_broadcast mode, int64_t axis, clsel_shape c, clsel_shape t, clsel_shape e)
+static oracle_case make_case(clsel_broadcast mode, int64_t axis, clsel_shape c, clsel_shape t,
+                             clsel_shape e)
 {
     oracle_case oc;
     memset(&oc, 0, sizeof oc);
@@ -108,10 +111,12 @@ static void test_broadcast_patterns(void)
         make_case(CLSEL_BROADCAST_NUMPY, -1, SCALAR, full, full),            /* scalar cond */
         two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, full, SCALAR, SCALAR)), /* scalar values */
         make_case(CLSEL_BROADCAST_NUMPY, -1, full, SCALAR, full),            /* scalar then */
-        make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(3, 1, 1), SHAPE(3, 4, 1), SHAPE(1, 5)), /* all three */
+        make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(3, 1, 1), SHAPE(3, 4, 1),
+                  SHAPE(1, 5)), /* all three */
         make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(1, 1, 5), SHAPE(3, 1, 5), SHAPE(1, 4, 1)),
         make_case(CLSEL_BROADCAST_NUMPY, -1, SCALAR, SCALAR, SCALAR),
-        make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(2, 1, 2, 1, 2, 1, 2, 1), SHAPE(1, 3, 1, 3, 1, 3, 1, 3),
+        make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(2, 1, 2, 1, 2, 1, 2, 1),
+                  SHAPE(1, 3, 1, 3, 1, 3, 1, 3),
                   SHAPE(2, 3, 2, 3, 2, 3, 2, 3)), /* rank 8, nothing collapses */
         make_case(CLSEL_BROADCAST_PDPD, 1, SHAPE(4), full, SHAPE(4, 1)),
         make_case(CLSEL_BROADCAST_PDPD, -1, SHAPE(5), full, SHAPE(4, 5)),
@@ -119,10 +124,12 @@ static void test_broadcast_patterns(void)
         make_case(CLSEL_BROADCAST_PDPD, -1, full, full, full),
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
-        for (int d = 0; d < 13; ++d) check_against_oracle(&cases[k], all_dtypes[d], 1000 * k + (uint64_t)d);
-    const oracle_case mutual = two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(1, 1, 3), SHAPE(1, 3, 1),
-                                                 SHAPE(3, 1, 1)));
-    for (int d = 0; d < 13; ++d) check_against_oracle(&mutual, all_dtypes[d], 77 + (uint64_t)d);
+        for (int d = 0; d < 13; ++d)
+            check_against_oracle(&cases[k], all_dtypes[d], 1000 * k + (uint64_t)d);
+    const oracle_case mutual = two_way(
+        make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(1, 1, 3), SHAPE(1, 3, 1), SHAPE(3, 1, 1)));
+    for (int d = 0; d < 13; ++d)
+        check_against_oracle(&mutual, all_dtypes[d], 77 + (uint64_t)d);
 }
 
 static void test_cond_bytes(void)
@@ -142,9 +149,11 @@ static void test_cond_bytes(void)
 /* NaN payloads, sNaN, -0.0, +-Inf and denormals pass unchanged from either branch. */
 static void test_special_values(void)
 {
-    const uint32_t specials32[6] = {0x7FC00001u, 0x7F800001u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x00000001u};
-    const uint64_t specials64[6] = {0x7FF8000000000001ull, 0x7FF0000000000001ull, 0x8000000000000000ull,
-                                    0x7FF0000000000000ull, 0xFFF0000000000000ull, 0x0000000000000001ull};
+    const uint32_t specials32[6] = {0x7FC00001u, 0x7F800001u, 0x80000000u,
+                                    0x7F800000u, 0xFF800000u, 0x00000001u};
+    const uint64_t specials64[6] = {0x7FF8000000000001ull, 0x7FF0000000000001ull,
+                                    0x8000000000000000ull, 0x7FF0000000000000ull,
+                                    0xFFF0000000000000ull, 0x0000000000000001ull};
     const uint16_t specials16[6] = {0x7E01, 0x7C01, 0x8000, 0x7C00, 0xFC00, 0x0001};
     const uint32_t zeros32[6] = {0};
     const uint64_t zeros64[6] = {0};
@@ -153,7 +162,8 @@ static void test_special_values(void)
     clsel_shape s = SHAPE(6);
     for (int in_else = 0; in_else < 2; ++in_else) {
         uint8_t cond[6];
-        for (int i = 0; i < 6; ++i) cond[i] = (uint8_t)(in_else ? !pick[i] : pick[i]);
+        for (int i = 0; i < 6; ++i)
+            cond[i] = (uint8_t)(in_else ? !pick[i] : pick[i]);
         uint32_t o32[6];
         uint64_t o64[6];
         uint16_t o16[6];
@@ -183,8 +193,8 @@ static void test_numpy_vs_pdpd(void)
 {
     const uint8_t cond[3] = {1, 0, 1};
     const int32_t t[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, e[3] = {-1, -2, -3};
-    const int32_t numpy_expected[9] = {1, -2, 3, 4, -2, 6, 7, -2, 9};   /* cond, else along columns */
-    const int32_t pdpd_expected[9] = {1, 2, 3, -2, -2, -2, 7, 8, 9};    /* cond, else along rows */
+    const int32_t numpy_expected[9] = {1, -2, 3, 4, -2, 6, 7, -2, 9}; /* cond, else along columns */
+    const int32_t pdpd_expected[9] = {1, 2, 3, -2, -2, -2, 7, 8, 9};  /* cond, else along rows */
     int32_t out[9];
     clsel_shape c = SHAPE(3), ts = SHAPE(3, 3), es = SHAPE(3);
     clsel_attrs pdpd = clsel_attrs_default();
@@ -216,7 +226,9 @@ static void test_in_place(void)
     /* A larger in-place case through every width, against the oracle. */
     for (int d = 0; d < 13; ++d) {
         const size_t w = clsel_dtype_size(all_dtypes[d]);
-        enum { N = 1000 };
+        enum {
+            N = 1000
+        };
         rng r = {(uint64_t)d};
         uint8_t c[N], t[N * 8], e[N * 8], want[N * 8];
         fill_cond(c, N, &r);
@@ -235,7 +247,8 @@ static void test_aliasing_errors(void)
 {
     uint8_t cond[8] = {1, 0, 1, 0, 1, 0, 1, 0};
     uint32_t data[16] = {0};
-    for (int i = 0; i < 16; ++i) data[i] = (uint32_t)i;
+    for (int i = 0; i < 16; ++i)
+        data[i] = (uint32_t)i;
     uint32_t snapshot[16];
     memcpy(snapshot, data, sizeof data);
     clsel_shape s = SHAPE(8), one = SHAPE(1);
@@ -248,7 +261,8 @@ static void test_aliasing_errors(void)
     CHECK_STATUS(clsel_plan_run_cpu(plan, cond, other, data, data + 4), CLSEL_ERROR_BUFFER);
     CHECK(strstr(clsel_last_error(), "overlap else"));
     /* Overlap with cond (a 1-byte tensor inside the output). */
-    CHECK_STATUS(clsel_plan_run_cpu(plan, (const uint8_t *)data + 4, data, data + 8, data), CLSEL_ERROR_BUFFER);
+    CHECK_STATUS(clsel_plan_run_cpu(plan, (const uint8_t *)data + 4, data, data + 8, data),
+                 CLSEL_ERROR_BUFFER);
     CHECK(memcmp(data, snapshot, sizeof data) == 0);
     /* out == then is only allowed when then has the output's shape. */
     CHECK_OK(clsel_plan_create(CLSEL_U32, &s, &one, &s, NULL, &bplan));
@@ -289,7 +303,8 @@ static void test_null_and_empty(void)
 
     /* Bad shapes through the one-shot call leave out untouched too. */
     clsel_shape bad = SHAPE(3);
-    CHECK_STATUS(clsel_select_cpu(CLSEL_F32, &s, cond, &bad, t, &s, e, NULL, out), CLSEL_ERROR_INVALID_SHAPE);
+    CHECK_STATUS(clsel_select_cpu(CLSEL_F32, &s, cond, &bad, t, &s, e, NULL, out),
+                 CLSEL_ERROR_INVALID_SHAPE);
     CHECK(memcmp(out, untouched, sizeof out) == 0);
 }
 

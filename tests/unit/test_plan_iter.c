@@ -1,7 +1,7 @@
-/* test_plan_iter.c - the iteration space's own operations (host/plan/plan_iter.h) against a brute-force
- * enumeration: on random spaces (ranks 0 to CLSEL_MAX_RANK, dims of 1 to 5, signed strides, bases), the counter
- * (at, next, skip), spans, density, every reshape (swap, move, split a dim, the space of blocks) and the split into
- * boxes, element by element.
+/* test_plan_iter.c - the iteration space's own operations (host/plan/plan_iter.h) against a
+ * brute-force enumeration: on random spaces (ranks 0 to CLSEL_MAX_RANK, dims of 1 to 5, signed
+ * strides, bases), the counter (at, next, skip), spans, density, every reshape (swap, move, split a
+ * dim, the space of blocks) and the split into boxes, element by element.
  *
  *   test_plan_iter [--cases N] [--seed S] [CASE...]
  */
@@ -14,23 +14,28 @@
 static int64_t case_count = 2000;
 static uint64_t seed = 1;
 
-/* Element `index`'s offsets, by the definition: base + sum of index_d * stride_d, index_d the mixed-radix digits. */
+/* Element `index`'s offsets, by the definition: base + sum of index_d * stride_d, index_d the
+ * mixed-radix digits. */
 static void reference_offsets(const plan_iter *it, int64_t index, int64_t offsets[PLAN_OPERANDS])
 {
-    for (int t = 0; t < PLAN_OPERANDS; ++t) offsets[t] = it->base[t];
+    for (int t = 0; t < PLAN_OPERANDS; ++t)
+        offsets[t] = it->base[t];
     for (int32_t d = 0; d < it->rank; ++d) {
         const int64_t digit = index % it->dims[d];
         index /= it->dims[d];
-        for (int t = 0; t < PLAN_OPERANDS; ++t) offsets[t] += digit * it->strides[t][d];
+        for (int t = 0; t < PLAN_OPERANDS; ++t)
+            offsets[t] += digit * it->strides[t][d];
     }
 }
 
 /* The offsets of the element at coordinates `at`. */
-static void offsets_at(const plan_iter *it, const int64_t at[CLSEL_MAX_RANK], int64_t offsets[PLAN_OPERANDS])
+static void offsets_at(const plan_iter *it, const int64_t at[CLSEL_MAX_RANK],
+                       int64_t offsets[PLAN_OPERANDS])
 {
     for (int t = 0; t < PLAN_OPERANDS; ++t) {
         offsets[t] = it->base[t];
-        for (int32_t d = 0; d < it->rank; ++d) offsets[t] += at[d] * it->strides[t][d];
+        for (int32_t d = 0; d < it->rank; ++d)
+            offsets[t] += at[d] * it->strides[t][d];
     }
 }
 
@@ -47,21 +52,24 @@ static int same_offsets(const int64_t a[PLAN_OPERANDS], const int64_t b[PLAN_OPE
     return memcmp(a, b, sizeof(int64_t) * PLAN_OPERANDS) == 0;
 }
 
-/* A random space: dims of 1 to 5 (some of 1, as boxes and blocks may have), strides in [-6, 6], bases in [0, 50). */
+/* A random space: dims of 1 to 5 (some of 1, as boxes and blocks may have), strides in [-6, 6],
+ * bases in [0, 50). */
 static plan_iter random_space(rng *r)
 {
     plan_iter it;
     memset(&it, 0, sizeof it);
     it.rank = (int32_t)rng_below(r, CLSEL_MAX_RANK + 1);
     it.count = 1;
-    for (int32_t d = 0; d < CLSEL_MAX_RANK; ++d) it.dims[d] = 1;
+    for (int32_t d = 0; d < CLSEL_MAX_RANK; ++d)
+        it.dims[d] = 1;
     for (int32_t d = 0; d < it.rank; ++d) {
         it.dims[d] = 1 + (int64_t)rng_below(r, it.rank > 5 ? 3 : 5);
         it.count *= it.dims[d];
     }
     for (int t = 0; t < PLAN_OPERANDS; ++t) {
         it.base[t] = (int64_t)rng_below(r, 50);
-        for (int32_t d = 0; d < it.rank; ++d) it.strides[t][d] = (int64_t)rng_below(r, 13) - 6;
+        for (int32_t d = 0; d < it.rank; ++d)
+            it.strides[t][d] = (int64_t)rng_below(r, 13) - 6;
     }
     return it;
 }
@@ -79,25 +87,29 @@ static void test_counter(void)
             coords_of(&it, i, coords);
             plan_counter at;
             clsel_priv_plan_counter_at(&it, i, &at);
-            CHECK_MSG(same_offsets(at.offset, want), "counter_at(%lld), rank %d", (long long)i, (int)it.rank);
+            CHECK_MSG(same_offsets(at.offset, want), "counter_at(%lld), rank %d", (long long)i,
+                      (int)it.rank);
             CHECK_MSG(it.rank == 0 || memcmp(at.at, coords, sizeof(int64_t) * (size_t)it.rank) == 0,
                       "counter_at(%lld)'s indices", (long long)i);
-            CHECK_MSG(same_offsets(walked.offset, want), "counter_next to %lld, rank %d", (long long)i, (int)it.rank);
+            CHECK_MSG(same_offsets(walked.offset, want), "counter_next to %lld, rank %d",
+                      (long long)i, (int)it.rank);
             /* k on along dim 0, up to the next line's first element */
             if (it.rank > 0) {
-                const int64_t room = it.dims[0] - at.at[0], step = 1 + (int64_t)rng_below(&r, (uint64_t)room);
+                const int64_t room = it.dims[0] - at.at[0],
+                              step = 1 + (int64_t)rng_below(&r, (uint64_t)room);
                 plan_counter skipped = at;
                 clsel_priv_plan_counter_skip(&it, &skipped, step);
                 int64_t after[PLAN_OPERANDS];
                 reference_offsets(&it, (i + step) % it.count, after);
-                CHECK_MSG(same_offsets(skipped.offset, after), "counter_skip(%lld) from %lld", (long long)step,
-                          (long long)i);
+                CHECK_MSG(same_offsets(skipped.offset, after), "counter_skip(%lld) from %lld",
+                          (long long)step, (long long)i);
             }
             clsel_priv_plan_counter_next(&it, &walked);
         }
         plan_counter first;
         clsel_priv_plan_counter_at(&it, 0, &first);
-        CHECK_MSG(same_offsets(walked.offset, first.offset), "counter_next past the last element: back to the first");
+        CHECK_MSG(same_offsets(walked.offset, first.offset),
+                  "counter_next past the last element: back to the first");
     }
 }
 
@@ -108,7 +120,8 @@ static void test_span_and_dense(void)
         plan_iter it = random_space(&r);
         if (rng_below(&r, 3) == 0) { /* a dense tensor: out laid row-major */
             int64_t step = 1;
-            for (int32_t d = 0; d < it.rank; step *= it.dims[d++]) it.strides[PLAN_OUT][d] = step;
+            for (int32_t d = 0; d < it.rank; step *= it.dims[d++])
+                it.strides[PLAN_OUT][d] = step;
         }
         for (int t = 0; t < PLAN_OPERANDS; ++t) {
             int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -123,22 +136,27 @@ static void test_span_and_dense(void)
             int64_t got_lo, got_hi;
             clsel_priv_plan_iter_span(&it, t, &got_lo, &got_hi);
             CHECK_MSG(got_lo == lo && got_hi == hi, "span of %s: [%lld, %lld], want [%lld, %lld]",
-                      clsel_priv_operand_name(t), (long long)got_lo, (long long)got_hi, (long long)lo, (long long)hi);
-            CHECK_MSG(clsel_priv_plan_iter_dense(&it, t) == dense, "dense(%s) %d, want %d", clsel_priv_operand_name(t),
-                      clsel_priv_plan_iter_dense(&it, t), dense);
+                      clsel_priv_operand_name(t), (long long)got_lo, (long long)got_hi,
+                      (long long)lo, (long long)hi);
+            CHECK_MSG(clsel_priv_plan_iter_dense(&it, t) == dense, "dense(%s) %d, want %d",
+                      clsel_priv_operand_name(t), clsel_priv_plan_iter_dense(&it, t), dense);
         }
     }
 }
 
-/* Every element of `it` lies where `reshaped` puts it: coordinates moved by `order` (new dim j is old dim order[j]). */
-static void check_permuted(const plan_iter *it, const plan_iter *reshaped, const int32_t order[CLSEL_MAX_RANK],
-                           const char *what)
+/* Every element of `it` lies where `reshaped` puts it: coordinates moved by `order` (new dim j is
+ * old dim order[j]). */
+static void check_permuted(const plan_iter *it, const plan_iter *reshaped,
+                           const int32_t order[CLSEL_MAX_RANK], const char *what)
 {
-    CHECK_MSG(reshaped->rank == it->rank && reshaped->count == it->count, "%s: rank or count changed", what);
+    CHECK_MSG(reshaped->rank == it->rank && reshaped->count == it->count,
+              "%s: rank or count changed", what);
     for (int64_t i = 0; i < it->count; ++i) {
-        int64_t old_at[CLSEL_MAX_RANK], new_at[CLSEL_MAX_RANK], want[PLAN_OPERANDS], got[PLAN_OPERANDS];
+        int64_t old_at[CLSEL_MAX_RANK], new_at[CLSEL_MAX_RANK], want[PLAN_OPERANDS],
+            got[PLAN_OPERANDS];
         coords_of(it, i, old_at);
-        for (int32_t j = 0; j < it->rank; ++j) new_at[j] = old_at[order[j]];
+        for (int32_t j = 0; j < it->rank; ++j)
+            new_at[j] = old_at[order[j]];
         offsets_at(it, old_at, want);
         offsets_at(reshaped, new_at, got);
         CHECK_MSG(same_offsets(got, want), "%s: element %lld moved", what, (long long)i);
@@ -150,13 +168,16 @@ static void test_reshapes(void)
     rng r = {seed + 2};
     for (int64_t k = 0; k < case_count; ++k) {
         const plan_iter it = random_space(&r);
-        if (it.rank < 1) continue;
+        if (it.rank < 1)
+            continue;
         int32_t order[CLSEL_MAX_RANK];
-        const int32_t a = (int32_t)rng_below(&r, (uint64_t)it.rank), b = (int32_t)rng_below(&r, (uint64_t)it.rank);
+        const int32_t a = (int32_t)rng_below(&r, (uint64_t)it.rank),
+                      b = (int32_t)rng_below(&r, (uint64_t)it.rank);
 
         plan_iter swapped = it;
         clsel_priv_plan_iter_swap_dims(&swapped, a, b);
-        for (int32_t j = 0; j < it.rank; ++j) order[j] = j == a ? b : j == b ? a : j;
+        for (int32_t j = 0; j < it.rank; ++j)
+            order[j] = j == a ? b : j == b ? a : j;
         check_permuted(&it, &swapped, order, "swap_dims");
 
         plan_iter moved = it;
@@ -166,7 +187,8 @@ static void test_reshapes(void)
                 order[j] = a;
                 continue;
             }
-            if (from == a) ++from;
+            if (from == a)
+                ++from;
             order[j] = from++;
         }
         check_permuted(&it, &moved, order, "move_dim");
@@ -176,13 +198,14 @@ static void test_reshapes(void)
         plan_iter split = it;
         const int done = clsel_priv_plan_iter_split_dim(&split, a, inner);
         CHECK(done == (it.rank < CLSEL_MAX_RANK && it.dims[a] % inner == 0));
-        if (!done) CHECK(memcmp(&split, &it, sizeof it) == 0);
+        if (!done)
+            CHECK(memcmp(&split, &it, sizeof it) == 0);
         for (int64_t i = 0; done && i < it.count; ++i) {
             int64_t want[PLAN_OPERANDS], got[PLAN_OPERANDS];
             reference_offsets(&it, i, want);
             reference_offsets(&split, i, got);
-            CHECK_MSG(same_offsets(got, want), "split_dim(%d, %lld): element %lld", (int)a, (long long)inner,
-                      (long long)i);
+            CHECK_MSG(same_offsets(got, want), "split_dim(%d, %lld): element %lld", (int)a,
+                      (long long)inner, (long long)i);
         }
     }
 }
@@ -198,59 +221,71 @@ static void test_blocks(void)
         plan_iter blocks;
         const int kept = clsel_priv_plan_iter_blocks(&it, inner, split, &blocks);
         const int64_t chunks = (extent + split - 1) / split;
-        CHECK_MSG(kept == (chunks > 1), "blocks(%d, %lld): dim kept %d with %lld blocks along it", (int)inner,
-                  (long long)split, kept, (long long)chunks);
+        CHECK_MSG(kept == (chunks > 1), "blocks(%d, %lld): dim kept %d with %lld blocks along it",
+                  (int)inner, (long long)split, kept, (long long)chunks);
         int64_t want_count = chunks;
-        for (int32_t d = inner + 1; d < it.rank; ++d) want_count *= it.dims[d];
+        for (int32_t d = inner + 1; d < it.rank; ++d)
+            want_count *= it.dims[d];
         CHECK_MSG(blocks.count == want_count, "blocks: %lld, want %lld", (long long)blocks.count,
                   (long long)want_count);
-        /* block j starts at: index 0 below inner, its chunk times split along inner, its indices above */
+        /* block j starts at: index 0 below inner, its chunk times split along inner, its indices
+         * above */
         for (int64_t j = 0; j < blocks.count; ++j) {
-            int64_t block_at[CLSEL_MAX_RANK], at[CLSEL_MAX_RANK] = {0}, want[PLAN_OPERANDS], got[PLAN_OPERANDS];
+            int64_t block_at[CLSEL_MAX_RANK], at[CLSEL_MAX_RANK] = {0}, want[PLAN_OPERANDS],
+                                              got[PLAN_OPERANDS];
             coords_of(&blocks, j, block_at);
             int32_t l = 0;
-            if (kept) at[inner] = block_at[l++] * split;
-            for (int32_t d = inner + 1; d < it.rank; ++d) at[d] = block_at[l++];
+            if (kept)
+                at[inner] = block_at[l++] * split;
+            for (int32_t d = inner + 1; d < it.rank; ++d)
+                at[d] = block_at[l++];
             offsets_at(&it, at, want);
             plan_counter c;
             clsel_priv_plan_counter_at(&blocks, j, &c);
             memcpy(got, c.offset, sizeof got);
-            CHECK_MSG(same_offsets(got, want), "blocks(%d, %lld): block %lld starts elsewhere", (int)inner,
-                      (long long)split, (long long)j);
+            CHECK_MSG(same_offsets(got, want), "blocks(%d, %lld): block %lld starts elsewhere",
+                      (int)inner, (long long)split, (long long)j);
         }
     }
 }
 
-/* The boxes of a split, walked one after another, are the whole space's elements in order, each within the bounds. */
+/* The boxes of a split, walked one after another, are the whole space's elements in order, each
+ * within the bounds. */
 static void test_split(void)
 {
     rng r = {seed + 4};
     for (int64_t k = 0; k < case_count; ++k) {
         const plan_iter it = random_space(&r);
-        const int64_t max_elements = 1 + (int64_t)rng_below(&r, 40), max_span = 1 + (int64_t)rng_below(&r, 80);
+        const int64_t max_elements = 1 + (int64_t)rng_below(&r, 40),
+                      max_span = 1 + (int64_t)rng_below(&r, 80);
         plan_split s;
         clsel_priv_plan_split(&s, &it, max_elements, max_span);
         int64_t next = 0;
         for (int64_t b = 0; b < s.count; ++b) {
             plan_iter box;
             clsel_priv_plan_split_box(&s, b, &box);
-            CHECK_MSG(box.count <= max_elements || box.count == 1, "box %lld: %lld elements, at most %lld",
-                      (long long)b, (long long)box.count, (long long)max_elements);
+            CHECK_MSG(box.count <= max_elements || box.count == 1,
+                      "box %lld: %lld elements, at most %lld", (long long)b, (long long)box.count,
+                      (long long)max_elements);
             for (int t = 0; t < PLAN_OPERANDS; ++t) {
                 int64_t lo, hi;
                 clsel_priv_plan_iter_span(&box, t, &lo, &hi);
-                CHECK_MSG(hi - lo < max_span || box.count == 1, "box %lld: %s spans %lld elements, at most %lld",
-                          (long long)b, clsel_priv_operand_name(t), (long long)(hi - lo + 1), (long long)max_span);
+                CHECK_MSG(hi - lo < max_span || box.count == 1,
+                          "box %lld: %s spans %lld elements, at most %lld", (long long)b,
+                          clsel_priv_operand_name(t), (long long)(hi - lo + 1),
+                          (long long)max_span);
             }
             for (int64_t i = 0; i < box.count; ++i, ++next) {
                 int64_t want[PLAN_OPERANDS], got[PLAN_OPERANDS];
                 reference_offsets(&it, next, want);
                 reference_offsets(&box, i, got);
-                CHECK_MSG(same_offsets(got, want), "box %lld, element %lld: not element %lld of the space", (long long)b,
+                CHECK_MSG(same_offsets(got, want),
+                          "box %lld, element %lld: not element %lld of the space", (long long)b,
                           (long long)i, (long long)next);
             }
         }
-        CHECK_MSG(next == it.count, "boxes cover %lld of %lld elements", (long long)next, (long long)it.count);
+        CHECK_MSG(next == it.count, "boxes cover %lld of %lld elements", (long long)next,
+                  (long long)it.count);
     }
 }
 
@@ -265,8 +300,9 @@ static void test_operands(void)
 }
 
 static const test_case cases[] = {
-    {"counter", test_counter}, {"span_and_dense", test_span_and_dense}, {"reshapes", test_reshapes},
-    {"blocks", test_blocks},   {"split", test_split},                   {"operands", test_operands},
+    {"counter", test_counter},   {"span_and_dense", test_span_and_dense},
+    {"reshapes", test_reshapes}, {"blocks", test_blocks},
+    {"split", test_split},       {"operands", test_operands},
 };
 
 int main(int argc, char **argv)
@@ -275,6 +311,7 @@ int main(int argc, char **argv)
         {"--cases", CHECK_FLAG_I64, &case_count, NULL, "random spaces per case (default 2000)"},
         {"--seed", CHECK_FLAG_U64, &seed, NULL, "the first random seed (default 1)"},
     };
-    const check_suite suite = {"test_plan_iter", cases, CHECK_COUNT(cases), flags, CHECK_COUNT(flags), NULL, NULL};
+    const check_suite suite = {
+        "test_plan_iter", cases, CHECK_COUNT(cases), flags, CHECK_COUNT(flags), NULL, NULL};
     return check_main(argc, argv, &suite);
 }

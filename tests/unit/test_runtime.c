@@ -28,9 +28,11 @@ static int has_accelerator(void)
 {
     clsel_device_info infos[16];
     int32_t count = 0;
-    if (clsel_list_devices(infos, 16, &count) != CLSEL_SUCCESS) return 0;
+    if (clsel_list_devices(infos, 16, &count) != CLSEL_SUCCESS)
+        return 0;
     for (int32_t i = 0; i < count && i < 16; ++i)
-        if (infos[i].available && (strcmp(infos[i].type, "GPU") == 0 || strcmp(infos[i].type, "accelerator") == 0))
+        if (infos[i].available &&
+            (strcmp(infos[i].type, "GPU") == 0 || strcmp(infos[i].type, "accelerator") == 0))
             return 1;
     return 0;
 }
@@ -86,15 +88,18 @@ static void check_runs(clsel_runtime *rt, uint64_t seed)
         clsel_dtype dtype = all_dtypes[rng_below(&r, 13)];
         clsel_plan *plan = NULL;
         CHECK_OK(clsel_plan_create(dtype, &cases[k][0], &cases[k][1], &cases[k][2], NULL, &plan));
-        if (!plan) continue;
+        if (!plan)
+            continue;
         test_data td;
         test_data_make(&td, plan, rng_next(&r));
         const size_t out_bytes = (size_t)td.out_count * td.w;
         CHECK_OK(clsel_plan_run_cpu(plan, td.cond, td.then_data, td.else_data, td.want));
         CHECK_OK(clsel_runtime_run(rt, plan, td.cond, td.then_data, td.else_data, td.got));
-        CHECK_MSG(memcmp(td.got, td.want, out_bytes) == 0, "case %zu on %s", k, clsel_runtime_device_name(rt));
+        CHECK_MSG(memcmp(td.got, td.want, out_bytes) == 0, "case %zu on %s", k,
+                  clsel_runtime_device_name(rt));
         if (td.count[1] == td.out_count) { /* in place on then */
-            CHECK_OK(clsel_runtime_run(rt, plan, td.cond, td.then_data, td.else_data, td.then_data));
+            CHECK_OK(
+                clsel_runtime_run(rt, plan, td.cond, td.then_data, td.else_data, td.then_data));
             CHECK(memcmp(td.then_data, td.want, out_bytes) == 0);
         }
         test_data_free(&td);
@@ -110,7 +115,8 @@ typedef struct thread_job {
 static void *thread_runs(void *arg)
 {
     const thread_job *job = arg;
-    for (uint64_t i = 0; i < 20; ++i) check_runs(job->rt, job->seed * 1000 + i);
+    for (uint64_t i = 0; i < 20; ++i)
+        check_runs(job->rt, job->seed * 1000 + i);
     return NULL;
 }
 
@@ -122,7 +128,8 @@ static void test_threads(clsel_runtime *rt)
         jobs[i] = (thread_job){rt, (uint64_t)i + 10};
         pthread_create(&threads[i], NULL, thread_runs, &jobs[i]);
     }
-    for (int i = 0; i < 4; ++i) pthread_join(threads[i], NULL);
+    for (int i = 0; i < 4; ++i)
+        pthread_join(threads[i], NULL);
 }
 
 static void test_errors(clsel_runtime *rt)
@@ -143,14 +150,16 @@ static void test_errors(clsel_runtime *rt)
     CHECK(none == (clsel_runtime *)&none);
     CHECK_STATUS(clsel_runtime_create(CLSEL_DEVICE_AUTO, NULL), CLSEL_ERROR_INVALID_ARGUMENT);
     clsel_runtime_destroy(NULL);
-    CHECK(clsel_runtime_device(NULL) == CLSEL_DEVICE_CPU && strcmp(clsel_runtime_device_name(NULL), "cpu") == 0);
+    CHECK(clsel_runtime_device(NULL) == CLSEL_DEVICE_CPU &&
+          strcmp(clsel_runtime_device_name(NULL), "cpu") == 0);
 }
 
 static void test_environment(void)
 {
     setenv("CLSEL_DEVICE", "cpu", 1);
     clsel_runtime *rt = create(CLSEL_DEVICE_AUTO, CLSEL_SUCCESS);
-    CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU && *clsel_runtime_fallback_reason(rt) == '\0');
+    CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU &&
+          *clsel_runtime_fallback_reason(rt) == '\0');
     clsel_runtime_destroy(rt);
     /* The variable only steers AUTO. */
     rt = create(opencl_expected ? CLSEL_DEVICE_OPENCL : CLSEL_DEVICE_CPU, CLSEL_SUCCESS);
@@ -173,10 +182,12 @@ static void test_environment(void)
         CHECK(strstr(clsel_runtime_fallback_reason(rt), "CLSEL_PLATFORM=99"));
         clsel_runtime_destroy(rt);
         create(CLSEL_DEVICE_OPENCL, CLSEL_ERROR_NO_DEVICE);
-        setenv("CLSEL_PLATFORM", "0", 1); /* a platform named: AUTO takes its devices, CPU ones too */
+        setenv("CLSEL_PLATFORM", "0",
+               1); /* a platform named: AUTO takes its devices, CPU ones too */
         rt = create(CLSEL_DEVICE_AUTO, CLSEL_SUCCESS);
-        CHECK_MSG(clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL, "CLSEL_PLATFORM=0: AUTO gave %s (%s)",
-                  clsel_runtime_device_name(rt), clsel_runtime_fallback_reason(rt));
+        CHECK_MSG(clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL,
+                  "CLSEL_PLATFORM=0: AUTO gave %s (%s)", clsel_runtime_device_name(rt),
+                  clsel_runtime_fallback_reason(rt));
         clsel_runtime_destroy(rt);
         setenv("CLSEL_DEVICE_INDEX", "0", 1);
         rt = create(CLSEL_DEVICE_OPENCL, CLSEL_SUCCESS);
@@ -198,7 +209,9 @@ static void test_auto_on_discrete(void)
     setenv("CLSEL_PLATFORM", "0", 1);
     clsel_runtime *rt = create(CLSEL_DEVICE_AUTO, CLSEL_SUCCESS);
     CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL);
-    enum { BIG = 1 << 21 };
+    enum {
+        BIG = 1 << 21
+    };
     const clsel_shape s = {1, {BIG}};
     clsel_plan *plan = NULL;
     CHECK_OK(clsel_plan_create(CLSEL_F32, &s, &s, &s, NULL, &plan));
@@ -211,16 +224,20 @@ static void test_auto_on_discrete(void)
         CHECK_OK(clsel_runtime_run(rt, plan, td.cond, td.then_data, td.else_data, td.got));
         CHECK(memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0);
         const clsel_run_path path = clsel_runtime_last_run_path();
-        if (k == 0) first = path;
+        if (k == 0)
+            first = path;
         CHECK_MSG(path == first && (path == CLSEL_RUN_CPU || path == CLSEL_RUN_DEVICE),
                   "run %d went to path %d, the first to %d", k, (int)path, (int)first);
     }
-    printf("AUTO on %s counted as discrete: host runs go to the %s\n", clsel_runtime_device_name(rt),
-           first == CLSEL_RUN_DEVICE ? "device (it measured faster)" : "CPU path (it measured faster)");
+    printf("AUTO on %s counted as discrete: host runs go to the %s\n",
+           clsel_runtime_device_name(rt),
+           first == CLSEL_RUN_DEVICE ? "device (it measured faster)"
+                                     : "CPU path (it measured faster)");
     clsel_runtime_destroy(rt);
     rt = create(CLSEL_DEVICE_OPENCL, CLSEL_SUCCESS);
     CHECK_OK(clsel_runtime_run(rt, plan, td.cond, td.then_data, td.else_data, td.got));
-    CHECK(clsel_runtime_last_run_path() == CLSEL_RUN_DEVICE && memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0);
+    CHECK(clsel_runtime_last_run_path() == CLSEL_RUN_DEVICE &&
+          memcmp(td.got, td.want, (size_t)td.out_count * td.w) == 0);
     clsel_runtime_destroy(rt);
     test_data_free(&td);
     clsel_plan_destroy(plan);
@@ -233,7 +250,8 @@ static int expect_devices(void)
     const char *require = getenv("CLSEL_REQUIRE_OPENCL");
     opencl_expected = !no_opencl && require && strcmp(require, "1") == 0;
     int32_t devices = 0;
-    if (!no_opencl && clsel_list_devices(NULL, 0, &devices) == CLSEL_SUCCESS && devices > 0) opencl_expected = 1;
+    if (!no_opencl && clsel_list_devices(NULL, 0, &devices) == CLSEL_SUCCESS && devices > 0)
+        opencl_expected = 1;
     return 0;
 }
 
@@ -241,10 +259,13 @@ static int expect_devices(void)
 static void test_auto(void)
 {
     clsel_runtime *rt = create(CLSEL_DEVICE_AUTO, CLSEL_SUCCESS);
-    if (!rt) return;
+    if (!rt)
+        return;
     printf("AUTO picked: %s%s%s\n", clsel_runtime_device_name(rt),
-           *clsel_runtime_fallback_reason(rt) ? " - fallback: " : "", clsel_runtime_fallback_reason(rt));
-    if (clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL) opencl_expected = 1;
+           *clsel_runtime_fallback_reason(rt) ? " - fallback: " : "",
+           clsel_runtime_fallback_reason(rt));
+    if (clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL)
+        opencl_expected = 1;
     if (no_opencl) {
         CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU);
         CHECK(strstr(clsel_runtime_fallback_reason(rt), "cannot load the OpenCL library"));
@@ -256,14 +277,16 @@ static void test_auto(void)
                   clsel_runtime_device_name(rt));
         CHECK(strstr(clsel_runtime_fallback_reason(rt), "are CPU devices"));
     } else {
-        CHECK_MSG(clsel_runtime_device(rt) == (opencl_expected ? CLSEL_DEVICE_OPENCL : CLSEL_DEVICE_CPU),
+        CHECK_MSG(clsel_runtime_device(rt) ==
+                      (opencl_expected ? CLSEL_DEVICE_OPENCL : CLSEL_DEVICE_CPU),
                   "AUTO gave %s", clsel_runtime_device_name(rt));
     }
     check_runs(rt, 1); /* small runs: the CPU path, whatever the device */
     CHECK_STATUS(clsel_runtime_set_min_device_bytes(NULL, 0), CLSEL_ERROR_INVALID_ARGUMENT);
     CHECK_OK(clsel_runtime_set_min_device_bytes(rt, 0)); /* from here every run on the device */
     check_runs(rt, 4);
-    if (!quick) test_threads(rt);
+    if (!quick)
+        test_threads(rt);
     test_errors(rt);
     clsel_runtime_destroy(rt);
 }
@@ -271,7 +294,8 @@ static void test_auto(void)
 static void test_cpu(void)
 {
     clsel_runtime *rt = create(CLSEL_DEVICE_CPU, CLSEL_SUCCESS);
-    CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU && strcmp(clsel_runtime_device_name(rt), "cpu") == 0);
+    CHECK(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU &&
+          strcmp(clsel_runtime_device_name(rt), "cpu") == 0);
     check_runs(rt, 2);
     clsel_runtime_destroy(rt);
     test_cpu_threads();
@@ -279,20 +303,25 @@ static void test_cpu(void)
 
 static void test_opencl(void)
 {
-    clsel_runtime *rt = create(CLSEL_DEVICE_OPENCL, opencl_expected ? CLSEL_SUCCESS : CLSEL_ERROR_NO_DEVICE);
-    if (rt) CHECK_OK(clsel_runtime_set_min_device_bytes(rt, 0));
-    if (rt) check_runs(rt, 3);
+    clsel_runtime *rt =
+        create(CLSEL_DEVICE_OPENCL, opencl_expected ? CLSEL_SUCCESS : CLSEL_ERROR_NO_DEVICE);
+    if (rt)
+        CHECK_OK(clsel_runtime_set_min_device_bytes(rt, 0));
+    if (rt)
+        check_runs(rt, 3);
     clsel_runtime_destroy(rt);
 }
 
 static void test_environment_unless_no_opencl(void)
 {
-    if (!no_opencl) test_environment();
+    if (!no_opencl)
+        test_environment();
 }
 
 static void test_auto_on_discrete_unless_quick(void)
 {
-    if (opencl_expected && !quick) test_auto_on_discrete();
+    if (opencl_expected && !quick)
+        test_auto_on_discrete();
 }
 
 static const test_case cases[] = {
@@ -304,13 +333,15 @@ static const test_case cases[] = {
 };
 
 static const check_flag flags[] = {
-    {"--no-opencl", CHECK_FLAG_SWITCH, &no_opencl, NULL, "no OpenCL library can be loaded (CLSEL_OPENCL_LIBRARY)"},
-    {"--quick", CHECK_FLAG_SWITCH, &quick, NULL, "no runs from several threads, no AUTO measurement (Oclgrind)"},
+    {"--no-opencl", CHECK_FLAG_SWITCH, &no_opencl, NULL,
+     "no OpenCL library can be loaded (CLSEL_OPENCL_LIBRARY)"},
+    {"--quick", CHECK_FLAG_SWITCH, &quick, NULL,
+     "no runs from several threads, no AUTO measurement (Oclgrind)"},
 };
 
 int main(int argc, char **argv)
 {
-    const check_suite suite = {"test_runtime", cases, CHECK_COUNT(cases), flags, CHECK_COUNT(flags), expect_devices,
-                               NULL};
+    const check_suite suite = {"test_runtime", cases, CHECK_COUNT(cases), flags, CHECK_COUNT(flags),
+                               expect_devices, NULL};
     return check_main(argc, argv, &suite);
 }

@@ -42,22 +42,22 @@ static const clsel_attrs *none(void)
     return &a;
 }
 
-#define EXPECT_SHAPE(attrs, c, t, e, ...)                                                          \
-    do {                                                                                           \
-        clsel_shape c_ = c, t_ = t, e_ = e, want_ = __VA_ARGS__, got_ = SHAPE(99);                 \
-        CHECK_OK(clsel_infer_shape(&c_, &t_, &e_, attrs, &got_));                                 \
-        CHECK_MSG(shape_equal(&got_, &want_), "rank %d dims %lld,%lld,...", (int)got_.rank,       \
-                  (long long)got_.dims[0], (long long)got_.dims[1]);                               \
+#define EXPECT_SHAPE(attrs, c, t, e, ...)                                                   \
+    do {                                                                                    \
+        clsel_shape c_ = c, t_ = t, e_ = e, want_ = __VA_ARGS__, got_ = SHAPE(99);          \
+        CHECK_OK(clsel_infer_shape(&c_, &t_, &e_, attrs, &got_));                           \
+        CHECK_MSG(shape_equal(&got_, &want_), "rank %d dims %lld,%lld,...", (int)got_.rank, \
+                  (long long)got_.dims[0], (long long)got_.dims[1]);                        \
     } while (0)
 
 /* Expects a failure with `status` whose message contains `text` and leaves out alone. */
-#define EXPECT_ERROR(attrs, c, t, e, status, text)                                                 \
-    do {                                                                                           \
-        clsel_shape c_ = c, t_ = t, e_ = e, got_ = SHAPE(99), sentinel_ = SHAPE(99);               \
-        CHECK_STATUS(clsel_infer_shape(&c_, &t_, &e_, attrs, &got_), status);                      \
-        CHECK(shape_equal(&got_, &sentinel_));                                                     \
-        CHECK_MSG(strstr(clsel_last_error(), text) != NULL, "message \"%s\" lacks \"%s\"",       \
-                  clsel_last_error(), text);                                                       \
+#define EXPECT_ERROR(attrs, c, t, e, status, text)                                         \
+    do {                                                                                   \
+        clsel_shape c_ = c, t_ = t, e_ = e, got_ = SHAPE(99), sentinel_ = SHAPE(99);       \
+        CHECK_STATUS(clsel_infer_shape(&c_, &t_, &e_, attrs, &got_), status);              \
+        CHECK(shape_equal(&got_, &sentinel_));                                             \
+        CHECK_MSG(strstr(clsel_last_error(), text) != NULL, "message \"%s\" lacks \"%s\"", \
+                  clsel_last_error(), text);                                               \
     } while (0)
 
 static void test_numpy(void)
@@ -65,13 +65,15 @@ static void test_numpy(void)
     /* docs/semantics.md, numpy mode examples: cond one way onto broadcast(then, else). */
     EXPECT_SHAPE(NULL, SHAPE(4, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5));
     EXPECT_SHAPE(NULL, SHAPE(3, 1, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5));
-    EXPECT_ERROR(NULL, SHAPE(3, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5), CLSEL_ERROR_INVALID_SHAPE,
-                 "numpy broadcast: cond {3,5} cannot be broadcast to {2,3,4,5} (cond dim 0: 3 vs 4");
-    EXPECT_ERROR(NULL, SHAPE(2, 3), SHAPE(3), SHAPE(3), CLSEL_ERROR_INVALID_SHAPE, "bidirectional would accept it");
+    EXPECT_ERROR(
+        NULL, SHAPE(3, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5), CLSEL_ERROR_INVALID_SHAPE,
+        "numpy broadcast: cond {3,5} cannot be broadcast to {2,3,4,5} (cond dim 0: 3 vs 4");
+    EXPECT_ERROR(NULL, SHAPE(2, 3), SHAPE(3), SHAPE(3), CLSEL_ERROR_INVALID_SHAPE,
+                 "bidirectional would accept it");
     EXPECT_SHAPE(numpy_two_way(), SHAPE(2, 3), SHAPE(3), SHAPE(3), SHAPE(2, 3));
     EXPECT_SHAPE(NULL, SCALAR, SHAPE(2, 3, 4, 5), SHAPE(5), SHAPE(2, 3, 4, 5));
-    EXPECT_ERROR(numpy_one_way(), SHAPE(1, 1, 3), SHAPE(1, 3, 1), SHAPE(3, 1, 1), CLSEL_ERROR_INVALID_SHAPE,
-                 "cond {1,1,3} cannot be broadcast to {3,3,1}");
+    EXPECT_ERROR(numpy_one_way(), SHAPE(1, 1, 3), SHAPE(1, 3, 1), SHAPE(3, 1, 1),
+                 CLSEL_ERROR_INVALID_SHAPE, "cond {1,1,3} cannot be broadcast to {3,3,1}");
     EXPECT_SHAPE(numpy_two_way(), SHAPE(1, 1, 3), SHAPE(1, 3, 1), SHAPE(3, 1, 1), SHAPE(3, 3, 3));
     /* then and else broadcast two ways. */
     EXPECT_SHAPE(NULL, SCALAR, SHAPE(2, 1), SHAPE(1, 3), SHAPE(2, 3));
@@ -89,12 +91,14 @@ static void test_numpy(void)
     /* Zero-size dims: 0 with 1 -> 0, 0 with 0 -> 0, 0 with n > 1 -> error. */
     EXPECT_SHAPE(NULL, SHAPE(1), SHAPE(0, 3), SHAPE(1, 3), SHAPE(0, 3));
     EXPECT_SHAPE(NULL, SHAPE(0, 1), SHAPE(0, 3), SHAPE(0, 3), SHAPE(0, 3));
-    EXPECT_ERROR(NULL, SCALAR, SHAPE(0, 3), SHAPE(2, 3), CLSEL_ERROR_INVALID_SHAPE, "dim 0: 0 vs else dim 0: 2");
-    EXPECT_ERROR(NULL, SHAPE(0), SHAPE(1), SHAPE(1), CLSEL_ERROR_INVALID_SHAPE, "cond {0} cannot be broadcast to {1}");
+    EXPECT_ERROR(NULL, SCALAR, SHAPE(0, 3), SHAPE(2, 3), CLSEL_ERROR_INVALID_SHAPE,
+                 "dim 0: 0 vs else dim 0: 2");
+    EXPECT_ERROR(NULL, SHAPE(0), SHAPE(1), SHAPE(1), CLSEL_ERROR_INVALID_SHAPE,
+                 "cond {0} cannot be broadcast to {1}");
     EXPECT_SHAPE(numpy_two_way(), SHAPE(0), SHAPE(1), SHAPE(1), SHAPE(0));
     /* Rank 8. */
-    EXPECT_SHAPE(NULL, SHAPE(2, 1, 2, 1, 2, 1, 2, 1), SHAPE(1, 3, 1, 3, 1, 3, 1, 3), SHAPE(2, 3, 2, 3, 2, 3, 2, 3),
-                 SHAPE(2, 3, 2, 3, 2, 3, 2, 3));
+    EXPECT_SHAPE(NULL, SHAPE(2, 1, 2, 1, 2, 1, 2, 1), SHAPE(1, 3, 1, 3, 1, 3, 1, 3),
+                 SHAPE(2, 3, 2, 3, 2, 3, 2, 3), SHAPE(2, 3, 2, 3, 2, 3, 2, 3));
 }
 
 static void test_none(void)
@@ -104,7 +108,8 @@ static void test_none(void)
     EXPECT_SHAPE(none(), SHAPE(0, 4), SHAPE(0, 4), SHAPE(0, 4), SHAPE(0, 4));
     EXPECT_ERROR(none(), SHAPE(1, 4), SHAPE(2, 4), SHAPE(2, 4), CLSEL_ERROR_INVALID_SHAPE,
                  "none broadcast: shapes must be identical: cond {1,4}, then {2,4}, else {2,4}");
-    EXPECT_ERROR(none(), SHAPE(1), SCALAR, SCALAR, CLSEL_ERROR_INVALID_SHAPE, "cond {1}, then {}, else {}");
+    EXPECT_ERROR(none(), SHAPE(1), SCALAR, SCALAR, CLSEL_ERROR_INVALID_SHAPE,
+                 "cond {1}, then {}, else {}");
     EXPECT_ERROR(none(), SHAPE(2, 4), SHAPE(2, 4), SHAPE(4), CLSEL_ERROR_INVALID_SHAPE, "else {4}");
 }
 
@@ -121,7 +126,8 @@ static void test_pdpd(void)
     EXPECT_SHAPE(pdpd(-1), SHAPE(5), big, SHAPE(5), big);
     EXPECT_SHAPE(pdpd(3), SHAPE(5), big, SHAPE(5), big);
     EXPECT_ERROR(pdpd(1), SCALAR, SHAPE(8, 1, 6, 1), SHAPE(7, 1, 5), CLSEL_ERROR_INVALID_SHAPE,
-                 "pdpd broadcast (axis 1): else {7,1,5} cannot be placed in then {8,1,6,1}: else dim 0 = 7 vs then dim 1 = 1");
+                 "pdpd broadcast (axis 1): else {7,1,5} cannot be placed in then {8,1,6,1}: else "
+                 "dim 0 = 7 vs then dim 1 = 1");
     /* Trailing 1s of the placed input are ignored. */
     EXPECT_SHAPE(pdpd(1), SCALAR, SHAPE(2, 3), SHAPE(3, 1), SHAPE(2, 3));
     EXPECT_SHAPE(pdpd(1), SHAPE(3, 1), SHAPE(2, 3), SCALAR, SHAPE(2, 3));
@@ -129,10 +135,12 @@ static void test_pdpd(void)
     EXPECT_SHAPE(pdpd(-1), SHAPE(4), SHAPE(2, 3, 4), SHAPE(2, 3, 4), SHAPE(2, 3, 4));
     EXPECT_SHAPE(pdpd(-1), SHAPE(3, 4), SHAPE(2, 3, 4), SHAPE(4), SHAPE(2, 3, 4));
     /* then is never broadcast; inputs never enlarge it. */
-    EXPECT_ERROR(pdpd(-1), SCALAR, SHAPE(1, 4), SHAPE(3, 4), CLSEL_ERROR_INVALID_SHAPE, "else dim 0 = 3 vs then dim 0 = 1");
+    EXPECT_ERROR(pdpd(-1), SCALAR, SHAPE(1, 4), SHAPE(3, 4), CLSEL_ERROR_INVALID_SHAPE,
+                 "else dim 0 = 3 vs then dim 0 = 1");
     EXPECT_ERROR(pdpd(-1), SHAPE(2, 2, 4), SHAPE(2, 4), SCALAR, CLSEL_ERROR_INVALID_SHAPE,
                  "cond {2,2,4} has rank 3 > rank 2 of then {2,4}");
-    EXPECT_ERROR(pdpd(3), SCALAR, big, SHAPE(4, 5), CLSEL_ERROR_INVALID_SHAPE, "runs past then {2,3,4,5}");
+    EXPECT_ERROR(pdpd(3), SCALAR, big, SHAPE(4, 5), CLSEL_ERROR_INVALID_SHAPE,
+                 "runs past then {2,3,4,5}");
     EXPECT_ERROR(pdpd(5), SCALAR, big, SCALAR, CLSEL_ERROR_INVALID_SHAPE, "placed at dim 5");
     EXPECT_ERROR(pdpd(-2), SCALAR, big, SCALAR, CLSEL_ERROR_INVALID_ARGUMENT, "axis -2 is invalid");
     EXPECT_ERROR(pdpd(INT64_MAX), SCALAR, big, SHAPE(5), CLSEL_ERROR_INVALID_SHAPE, "runs past");
@@ -154,19 +162,24 @@ static void test_bad_input(void)
     bad_rank.rank = -1;
     CHECK_STATUS(clsel_infer_shape(&ok, &bad_rank, &ok, NULL, &out), CLSEL_ERROR_INVALID_SHAPE);
     CHECK(strstr(clsel_last_error(), "then rank -1"));
-    EXPECT_ERROR(NULL, SCALAR, SHAPE(2, -3), SHAPE(2, 3), CLSEL_ERROR_INVALID_SHAPE, "then {2,-3}: dim 1 is negative (-3)");
-    EXPECT_ERROR(NULL, SCALAR, SHAPE(INT64_MAX / 2, 4), SCALAR, CLSEL_ERROR_OVERFLOW, "then {4611686018427387903,4}");
+    EXPECT_ERROR(NULL, SCALAR, SHAPE(2, -3), SHAPE(2, 3), CLSEL_ERROR_INVALID_SHAPE,
+                 "then {2,-3}: dim 1 is negative (-3)");
+    EXPECT_ERROR(NULL, SCALAR, SHAPE(INT64_MAX / 2, 4), SCALAR, CLSEL_ERROR_OVERFLOW,
+                 "then {4611686018427387903,4}");
     EXPECT_ERROR(NULL, SCALAR, SHAPE(1ll << 40, 1), SHAPE(1, 1ll << 40), CLSEL_ERROR_OVERFLOW,
                  "output {1099511627776,1099511627776} has more than 2^63-1 elements");
     /* A zero dim makes the count 0 even next to huge dims. */
-    EXPECT_SHAPE(NULL, SCALAR, SHAPE(0, INT64_MAX, INT64_MAX), SCALAR, SHAPE(0, INT64_MAX, INT64_MAX));
+    EXPECT_SHAPE(NULL, SCALAR, SHAPE(0, INT64_MAX, INT64_MAX), SCALAR,
+                 SHAPE(0, INT64_MAX, INT64_MAX));
 
     clsel_attrs a = clsel_attrs_default();
     a.broadcast = (clsel_broadcast)3;
-    EXPECT_ERROR(&a, SCALAR, SCALAR, SCALAR, CLSEL_ERROR_INVALID_ARGUMENT, "unknown broadcast mode 3");
+    EXPECT_ERROR(&a, SCALAR, SCALAR, SCALAR, CLSEL_ERROR_INVALID_ARGUMENT,
+                 "unknown broadcast mode 3");
     a = clsel_attrs_default();
     a.cond_broadcast = (clsel_cond_broadcast)2;
-    EXPECT_ERROR(&a, SCALAR, SCALAR, SCALAR, CLSEL_ERROR_INVALID_ARGUMENT, "unknown cond_broadcast 2");
+    EXPECT_ERROR(&a, SCALAR, SCALAR, SCALAR, CLSEL_ERROR_INVALID_ARGUMENT,
+                 "unknown cond_broadcast 2");
 
     CHECK_STATUS(clsel_infer_shape(NULL, &ok, &ok, NULL, &out), CLSEL_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(clsel_infer_shape(&ok, &ok, NULL, NULL, &out), CLSEL_ERROR_INVALID_ARGUMENT);
@@ -201,28 +214,29 @@ static void test_collapse(void)
     expect_collapse(SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5), SHAPE(2, 3, 4, 5), NULL,
                     "-> 1 dims [120] cond:[1] then:[1] else:[1] out:[1]");
     /* masked_fill: else scalar. */
-    expect_collapse(SHAPE(6, 7), SHAPE(6, 7), SCALAR, NULL, "-> 1 dims [42] cond:[1] then:[1] else:[0]");
+    expect_collapse(SHAPE(6, 7), SHAPE(6, 7), SCALAR, NULL,
+                    "-> 1 dims [42] cond:[1] then:[1] else:[0]");
     /* Attention mask [B,1,S,S] against [B,H,S,S]: 3 dims. */
     expect_collapse(SHAPE(2, 1, 8, 8), SHAPE(2, 4, 8, 8), SCALAR, NULL,
                     "-> 3 dims [64,4,2] cond:[1,0,64] then:[1,64,256] else:[0,0,0] out:[1,64,256]");
     /* Row broadcast [R,1] and column broadcast [1,C]. */
-    expect_collapse(SHAPE(1, 5), SHAPE(6, 1), SHAPE(6, 5), NULL, "-> 2 dims [5,6] cond:[1,0] then:[0,1] else:[1,5]");
+    expect_collapse(SHAPE(1, 5), SHAPE(6, 1), SHAPE(6, 5), NULL,
+                    "-> 2 dims [5,6] cond:[1,0] then:[0,1] else:[1,5]");
     /* Size-1 dims vanish; rank 0 and all-ones give 0 dims. */
     expect_collapse(SHAPE(1, 3, 1), SHAPE(1, 3, 1), SHAPE(3, 1), NULL, "-> 1 dims [3]");
     expect_collapse(SCALAR, SCALAR, SCALAR, NULL, "-> 0 dims [] cond:[] then:[]");
     expect_collapse(SHAPE(1), SHAPE(1, 1), SCALAR, NULL, "-> 0 dims []");
     /* Alternating broadcast does not collapse. */
-    expect_collapse(SHAPE(2, 1, 2, 1, 2), SHAPE(1, 3, 1, 3, 1), SHAPE(2, 3, 2, 3, 2), NULL, "-> 5 dims [2,3,2,3,2]");
+    expect_collapse(SHAPE(2, 1, 2, 1, 2), SHAPE(1, 3, 1, 3, 1), SHAPE(2, 3, 2, 3, 2), NULL,
+                    "-> 5 dims [2,3,2,3,2]");
     /* pdpd: else placed on dims 1..2 of then {2,3,4,5}. */
-    expect_collapse(SCALAR, SHAPE(2, 3, 4, 5), SHAPE(3, 4), pdpd(1), "-> 3 dims [5,12,2] cond:[0,0,0] then:[1,5,60] else:[0,1,0]");
+    expect_collapse(SCALAR, SHAPE(2, 3, 4, 5), SHAPE(3, 4), pdpd(1),
+                    "-> 3 dims [5,12,2] cond:[0,0,0] then:[1,5,60] else:[0,1,0]");
 }
 
 static const test_case cases[] = {
-    {"numpy", test_numpy},
-    {"none", test_none},
-    {"pdpd", test_pdpd},
-    {"bad_input", test_bad_input},
-    {"collapse", test_collapse},
+    {"numpy", test_numpy},         {"none", test_none},         {"pdpd", test_pdpd},
+    {"bad_input", test_bad_input}, {"collapse", test_collapse},
 };
 
 int main(int argc, char **argv)

@@ -8,13 +8,19 @@
 
 #include "clsel.h"
 
-typedef enum cond_pattern { COND_RANDOM50 = 0, COND_RANDOM10, COND_ALL_TRUE, COND_ALL_FALSE } cond_pattern;
+typedef enum cond_pattern {
+    COND_RANDOM50 = 0,
+    COND_RANDOM10,
+    COND_ALL_TRUE,
+    COND_ALL_FALSE
+} cond_pattern;
 
-/* How a case's tensors lie (bench_view_strides): dense row-major (NONE), or one of the views of --views, every tensor
- * R x C: DENSE (the reference of the others), PADDED (every tensor, the output too, rows 64 elements apart),
- * TRANSPOSED (every tensor transposed, the output alike), TRANSPOSED_C (every input transposed, the output dense),
- * EVERY_OTHER (each input a[:, ::2] of a 2C-wide array), REVERSED (each input reversed along both axes), BROADCAST_TO
- * (then a row repeated by a zero stride). */
+/* How a case's tensors lie (bench_view_strides): dense row-major (NONE), or one of the views of
+ * --views, every tensor R x C: DENSE (the reference of the others), PADDED (every tensor, the
+ * output too, rows 64 elements apart), TRANSPOSED (every tensor transposed, the output alike),
+ * TRANSPOSED_C (every input transposed, the output dense), EVERY_OTHER (each input a[:, ::2] of a
+ * 2C-wide array), REVERSED (each input reversed along both axes), BROADCAST_TO (then a row repeated
+ * by a zero stride). */
 typedef enum bench_view {
     VIEW_NONE = 0,
     VIEW_DENSE,
@@ -35,9 +41,9 @@ typedef struct bench_case {
     int64_t axis;
     clsel_cond_broadcast cond_broadcast;
     cond_pattern pattern;
-    clsel_shape full[3];  /* cond, then, else */
+    clsel_shape full[3]; /* cond, then, else */
     clsel_shape quick[3];
-    bench_view view;      /* VIEW_NONE but for the view cases */
+    bench_view view; /* VIEW_NONE but for the view cases */
 } bench_case;
 
 /* The named cases, and the views of --views (R x C f32: 4096 x 4096, 256 x 384 with --quick). */
@@ -46,7 +52,8 @@ extern const size_t bench_case_count;
 extern const bench_case bench_view_cases[];
 extern const size_t bench_view_case_count;
 
-/* The strides of a view over R x C tensors (dims outermost first), as clsel_plan_create_strided takes them; the name
+/* The strides of a view over R x C tensors (dims outermost first), as clsel_plan_create_strided
+ * takes them; the name
  * ("padded rows", ...) for the report. */
 void bench_view_strides(bench_view view, int64_t rows, int64_t cols, clsel_strides *strides);
 const char *bench_view_name(bench_view view);
@@ -64,8 +71,9 @@ clsel_attrs bench_attrs(const bench_case *c);
  * output written once; with a scalar cond, only the input it chooses is read. */
 uint64_t bench_bytes(const clsel_plan *plan, const uint8_t *cond);
 
-/* Fills host inputs of these many bytes (cond, then, else; a view's extents): cond by the case's pattern, then/else
- * with a deterministic pattern. */
-void bench_fill(const bench_case *c, const size_t bytes[3], uint8_t *cond, void *then_data, void *else_data);
+/* Fills host inputs of these many bytes (cond, then, else; a view's extents): cond by the case's
+ * pattern, then/else with a deterministic pattern. */
+void bench_fill(const bench_case *c, const size_t bytes[3], uint8_t *cond, void *then_data,
+                void *else_data);
 
 #endif

@@ -12,8 +12,8 @@
  * and bytes already set), the copy re-timed between its runs. */
 typedef struct bench_cl_env bench_cl_env;
 bench_cl_env *bench_cl_open(const bench_options *o, bench_report *report);
-void bench_cl_time(bench_cl_env *env, const bench_options *o, const clsel_plan *plan, const bench_inputs *in,
-                   bench_result *r);
+void bench_cl_time(bench_cl_env *env, const bench_options *o, const clsel_plan *plan,
+                   const bench_inputs *in, bench_result *r);
 void bench_cl_close(bench_cl_env *env);
 
 /* The named cases (--case) on the device: 0 on success; on failure a message on stderr

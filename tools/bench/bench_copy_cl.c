@@ -18,7 +18,8 @@ static const char copy_source[] =
     "    dst[i] = src[i];\n"
     "}\n"
     "kernel void fill16(global uint4 *dst, uint per_item) {\n"
-    "    for (size_t i = get_global_id(0) * per_item, e = i + per_item; i < e; ++i) dst[i] = (uint4)(7u);\n"
+    "    for (size_t i = get_global_id(0) * per_item, e = i + per_item; i < e; ++i) dst[i] = "
+    "(uint4)(7u);\n"
     "}\n"
     "kernel void read16(global const uint4 *src, global uint *sink, uint per_item) {\n"
     "    uint4 v = (uint4)(0u);\n"
@@ -41,14 +42,19 @@ double bench_cl_event_ms(cl_event before, cl_event last)
 {
     double ms = -1;
     cl_command_type type = 0;
-    if (last && clGetEventInfo(last, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL) == CL_SUCCESS) {
-        const double start = type != CL_COMMAND_NDRANGE_KERNEL ? profile_ns(before, CL_PROFILING_COMMAND_END)
-                                                               : profile_ns(last, CL_PROFILING_COMMAND_START);
+    if (last &&
+        clGetEventInfo(last, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL) == CL_SUCCESS) {
+        const double start = type != CL_COMMAND_NDRANGE_KERNEL
+                                 ? profile_ns(before, CL_PROFILING_COMMAND_END)
+                                 : profile_ns(last, CL_PROFILING_COMMAND_START);
         const double end = profile_ns(last, CL_PROFILING_COMMAND_END);
-        if (start >= 0 && end >= start) ms = (end - start) * 1e-6;
+        if (start >= 0 && end >= start)
+            ms = (end - start) * 1e-6;
     }
-    if (before) clReleaseEvent(before);
-    if (last) clReleaseEvent(last);
+    if (before)
+        clReleaseEvent(before);
+    if (last)
+        clReleaseEvent(last);
     return ms;
 }
 
@@ -71,26 +77,36 @@ static int run_copy(void *state, double *device_ms)
     return failed;
 }
 
-static int copy_buffer(bench_cl_copy *copy, void *state, cl_mem src, cl_mem dst, size_t bytes, cl_event *event)
+static int copy_buffer(bench_cl_copy *copy, void *state, cl_mem src, cl_mem dst, size_t bytes,
+                       cl_event *event)
 {
     (void)state;
-    return clEnqueueCopyBuffer(copy->queue, src, dst, 0, 0, bytes, 0, NULL, event) == CL_SUCCESS ? 0 : -1;
+    return clEnqueueCopyBuffer(copy->queue, src, dst, 0, 0, bytes, 0, NULL, event) == CL_SUCCESS
+               ? 0
+               : -1;
 }
 
-static int copy_kernel(bench_cl_copy *copy, void *state, cl_mem src, cl_mem dst, size_t bytes, cl_event *event)
+static int copy_kernel(bench_cl_copy *copy, void *state, cl_mem src, cl_mem dst, size_t bytes,
+                       cl_event *event)
 {
     cl_kernel k = state;
     size_t global = bytes / 16, local = 256;
     clSetKernelArg(k, 0, sizeof src, &src);
     clSetKernelArg(k, 1, sizeof dst, &dst);
-    return clEnqueueNDRangeKernel(copy->queue, k, 1, NULL, &global, &local, 0, NULL, event) == CL_SUCCESS ? 0 : -1;
+    return clEnqueueNDRangeKernel(copy->queue, k, 1, NULL, &global, &local, 0, NULL, event) ==
+                   CL_SUCCESS
+               ? 0
+               : -1;
 }
 
 #ifdef CLSEL_BENCH_CLBLAST
-static int copy_clblast(bench_cl_copy *copy, void *state, cl_mem src, cl_mem dst, size_t bytes, cl_event *event)
+static int copy_clblast(bench_cl_copy *copy, void *state, cl_mem src, cl_mem dst, size_t bytes,
+                        cl_event *event)
 {
     (void)state;
-    return CLBlastScopy(bytes / 4, src, 0, 1, dst, 0, 1, &copy->queue, event) == CLBlastSuccess ? 0 : -1;
+    return CLBlastScopy(bytes / 4, src, 0, 1, dst, 0, 1, &copy->queue, event) == CLBlastSuccess
+               ? 0
+               : -1;
 }
 #endif
 
@@ -105,7 +121,8 @@ static int run_pass(void *state, double *device_ms)
 {
     const pass_run *p = state;
     (void)device_ms;
-    const cl_int err = clEnqueueNDRangeKernel(p->queue, p->kernel, 1, NULL, &p->global, &p->local, 0, NULL, NULL);
+    const cl_int err =
+        clEnqueueNDRangeKernel(p->queue, p->kernel, 1, NULL, &p->global, &p->local, 0, NULL, NULL);
     clFinish(p->queue);
     return err == CL_SUCCESS ? 0 : -1;
 }
@@ -117,10 +134,12 @@ static double pass_gbps(bench_cl_copy *copy, const char *name, size_t bytes, int
 {
     cl_int err;
     cl_kernel k = clCreateKernel(copy->program, name, &err);
-    if (err != CL_SUCCESS) return 0;
+    if (err != CL_SUCCESS)
+        return 0;
     cl_mem sink = clCreateBuffer(copy->context, CL_MEM_READ_WRITE, 4, NULL, &err);
     clSetKernelArg(k, 0, sizeof(cl_mem), name[0] == 'f' ? &copy->dst : &copy->src);
-    if (name[0] == 'r') clSetKernelArg(k, 1, sizeof sink, &sink);
+    if (name[0] == 'r')
+        clSetKernelArg(k, 1, sizeof sink, &sink);
     cl_uint units = 1;
     clGetDeviceInfo(copy->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
     double best = 0;
@@ -131,15 +150,16 @@ static double pass_gbps(bench_cl_copy *copy, const char *name, size_t bytes, int
         clSetKernelArg(k, name[0] == 'r' ? 2 : 1, sizeof per_item, &per_item);
         const double ms = bench_median_ms(run_pass, &pass, repeat);
         const double gbps = ms > 0 ? (double)(pass.global * per_item * 16) / (ms * 1e6) : 0;
-        if (gbps > best) best = gbps;
+        if (gbps > best)
+            best = gbps;
     }
     clReleaseMemObject(sink);
     clReleaseKernel(k);
     return best;
 }
 
-void bench_cl_copy_open(bench_cl_copy *copy, cl_context context, cl_device_id device, cl_command_queue queue,
-                        size_t bytes, int repeat, bench_report *report)
+void bench_cl_copy_open(bench_cl_copy *copy, cl_context context, cl_device_id device,
+                        cl_command_queue queue, size_t bytes, int repeat, bench_report *report)
 {
     memset(copy, 0, sizeof *copy);
     copy->context = context;
@@ -175,14 +195,15 @@ void bench_cl_copy_open(bench_cl_copy *copy, cl_context context, cl_device_id de
         copy_run run = {copy, methods[i].fn, methods[i].state};
         double ms = bench_median_ms(run_copy, &run, repeat);
         double gbps = ms > 0 ? 2.0 * (double)bytes / (ms * 1e6) : 0;
-        used += (size_t)snprintf(report->copy_method + used, sizeof report->copy_method - used, "%s%s %.1f",
-                                 i ? ", " : "", methods[i].name, gbps);
+        used += (size_t)snprintf(report->copy_method + used, sizeof report->copy_method - used,
+                                 "%s%s %.1f", i ? ", " : "", methods[i].name, gbps);
         if (gbps > report->copy_gbps) {
             report->copy_gbps = gbps;
             copy->best = methods[i].fn;
             copy->best_state = methods[i].state;
         }
-        if (used >= sizeof report->copy_method) break;
+        if (used >= sizeof report->copy_method)
+            break;
     }
     report->write_gbps = pass_gbps(copy, "fill16", bytes, repeat);
     report->read_gbps = pass_gbps(copy, "read16", bytes, repeat);
@@ -197,9 +218,13 @@ int bench_cl_copy_run(void *copy, double *device_ms)
 
 void bench_cl_copy_close(bench_cl_copy *copy)
 {
-    if (copy->copy_kernel) clReleaseKernel(copy->copy_kernel);
-    if (copy->program) clReleaseProgram(copy->program);
-    if (copy->src) clReleaseMemObject(copy->src);
-    if (copy->dst) clReleaseMemObject(copy->dst);
+    if (copy->copy_kernel)
+        clReleaseKernel(copy->copy_kernel);
+    if (copy->program)
+        clReleaseProgram(copy->program);
+    if (copy->src)
+        clReleaseMemObject(copy->src);
+    if (copy->dst)
+        clReleaseMemObject(copy->dst);
     memset(copy, 0, sizeof *copy);
 }

@@ -15,8 +15,8 @@
 typedef struct bench_cl_copy bench_cl_copy;
 /* A copy method: enqueues one copy of `bytes` from src to dst; *event (when not NULL)
  * receives the event of the command that does it. */
-typedef int (*bench_cl_copy_fn)(bench_cl_copy *copy, void *state, cl_mem src, cl_mem dst, size_t bytes,
-                                cl_event *event);
+typedef int (*bench_cl_copy_fn)(bench_cl_copy *copy, void *state, cl_mem src, cl_mem dst,
+                                size_t bytes, cl_event *event);
 
 struct bench_cl_copy {
     cl_context context; /* the path's, not owned */
@@ -34,8 +34,8 @@ struct bench_cl_copy {
  * fill and the read (medians of `repeat` runs after two warm-ups), and fills the
  * report's copy_gbps, copy_method (each method's figure), write_gbps and read_gbps.
  * Close it either way. */
-void bench_cl_copy_open(bench_cl_copy *copy, cl_context context, cl_device_id device, cl_command_queue queue,
-                        size_t bytes, int repeat, bench_report *report);
+void bench_cl_copy_open(bench_cl_copy *copy, cl_context context, cl_device_id device,
+                        cl_command_queue queue, size_t bytes, int repeat, bench_report *report);
 /* One copy by the best method of `copy` (a bench_cl_copy), to the end of the queue, as a
  * bench_run_fn (its device time in *device_ms). */
 int bench_cl_copy_run(void *copy, double *device_ms);

@@ -7,7 +7,11 @@
 
 /* One thread's part of a timed memory pass: a copy (memcpy), a fill (what writing
  * alone costs) or a read (what reading alone costs). */
-typedef enum pass_kind { PASS_COPY, PASS_FILL, PASS_READ } pass_kind;
+typedef enum pass_kind {
+    PASS_COPY,
+    PASS_FILL,
+    PASS_READ
+} pass_kind;
 
 typedef struct copy_part {
     uint8_t *dst;
@@ -25,9 +29,12 @@ __attribute__((target("avx2"))) static void fill_avx2(uint8_t *dst, size_t bytes
 {
     const __m256i v = _mm256_set1_epi8(7);
     size_t i = 0;
-    for (; i + 32 <= bytes && ((uintptr_t)(dst + i) & 31); ++i) dst[i] = 7;
-    for (; i + 32 <= bytes; i += 32) _mm256_stream_si256((__m256i *)(dst + i), v);
-    for (; i < bytes; ++i) dst[i] = 7;
+    for (; i + 32 <= bytes && ((uintptr_t)(dst + i) & 31); ++i)
+        dst[i] = 7;
+    for (; i + 32 <= bytes; i += 32)
+        _mm256_stream_si256((__m256i *)(dst + i), v);
+    for (; i < bytes; ++i)
+        dst[i] = 7;
     _mm_sfence();
 }
 /* Three streams at once, as Select reads cond, then and else: one stream alone reads
@@ -47,19 +54,30 @@ __attribute__((target("avx2"))) static uint64_t read_avx2(const uint8_t *src, si
     uint64_t lanes[4];
     _mm256_storeu_si256((__m256i *)lanes, a);
     uint64_t x = lanes[0] ^ lanes[1] ^ lanes[2] ^ lanes[3];
-    for (size_t i = 3 * third; i < bytes; ++i) x ^= src[i];
+    for (size_t i = 3 * third; i < bytes; ++i)
+        x ^= src[i];
     return x;
 }
-static int has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+static int has_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
 #else
-static void fill_avx2(uint8_t *dst, size_t bytes) { memset(dst, 7, bytes); }
+static void fill_avx2(uint8_t *dst, size_t bytes)
+{
+    memset(dst, 7, bytes);
+}
 static uint64_t read_avx2(const uint8_t *src, size_t bytes)
 {
     uint64_t x = 0;
-    for (size_t i = 0; i < bytes; ++i) x ^= src[i];
+    for (size_t i = 0; i < bytes; ++i)
+        x ^= src[i];
     return x;
 }
-static int has_avx2(void) { return 0; }
+static int has_avx2(void)
+{
+    return 0;
+}
 #endif
 
 static void *copy_part_main(void *arg)
@@ -75,20 +93,24 @@ static void *copy_part_main(void *arg)
 }
 
 /* A memory pass split over `threads` threads, the calling one among them. */
-static void parallel_pass(uint8_t *dst, const uint8_t *src, size_t bytes, int threads, pass_kind kind)
+static void parallel_pass(uint8_t *dst, const uint8_t *src, size_t bytes, int threads,
+                          pass_kind kind)
 {
     pthread_t ids[256];
     copy_part parts[256];
-    if (threads < 1) threads = 1;
+    if (threads < 1)
+        threads = 1;
     size_t chunk = bytes / (size_t)threads / 64 * 64;
     for (int i = 0; i < threads; ++i) {
         size_t begin = chunk * (size_t)i, end = i + 1 == threads ? bytes : begin + chunk;
         parts[i] = (copy_part){dst + begin, src + begin, end - begin, kind, 0};
-        if (i && pthread_create(&ids[i], NULL, copy_part_main, &parts[i]) != 0) copy_part_main(&parts[i]), ids[i] = 0;
+        if (i && pthread_create(&ids[i], NULL, copy_part_main, &parts[i]) != 0)
+            copy_part_main(&parts[i]), ids[i] = 0;
     }
     copy_part_main(&parts[0]);
     for (int i = 1; i < threads; ++i)
-        if (ids[i]) pthread_join(ids[i], NULL);
+        if (ids[i])
+            pthread_join(ids[i], NULL);
 }
 
 static void parallel_memcpy(uint8_t *dst, const uint8_t *src, size_t bytes, int threads)
@@ -131,7 +153,8 @@ int bench_cpu_copy_open(bench_cpu_copy *copy, size_t bytes, int threads)
     copy->threads = threads;
     copy->src = malloc(bytes);
     copy->dst = malloc(bytes);
-    if (!copy->src || !copy->dst) return -1;
+    if (!copy->src || !copy->dst)
+        return -1;
     memset(copy->src, 1, bytes);
     memset(copy->dst, 2, bytes);
     return 0;
@@ -144,8 +167,8 @@ void bench_cpu_copy_close(bench_cpu_copy *copy)
     copy->src = copy->dst = NULL;
 }
 
-void bench_cpu_copy_measure(const bench_cpu_copy *copy, int repeat, double *copy_gbps, double *write_gbps,
-                            double *read_gbps)
+void bench_cpu_copy_measure(const bench_cpu_copy *copy, int repeat, double *copy_gbps,
+                            double *write_gbps, double *read_gbps)
 {
     *copy_gbps = pass_gbps(copy, PASS_COPY, repeat);
     *write_gbps = pass_gbps(copy, PASS_FILL, repeat);

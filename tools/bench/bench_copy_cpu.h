@@ -22,8 +22,8 @@ void bench_cpu_copy_close(bench_cpu_copy *copy);
 /* The baselines at the start of a run, each the median of `repeat` runs after two
  * warm-ups: memcpy (bytes read + bytes written per second, STREAM convention), a
  * non-temporal fill, and a read of three streams at once, as Select reads. */
-void bench_cpu_copy_measure(const bench_cpu_copy *copy, int repeat, double *copy_gbps, double *write_gbps,
-                            double *read_gbps);
+void bench_cpu_copy_measure(const bench_cpu_copy *copy, int repeat, double *copy_gbps,
+                            double *write_gbps, double *read_gbps);
 
 /* One memcpy of the buffers of `copy` (a bench_cpu_copy), as a bench_run_fn: the copy
  * re-timed beside a case's runs. */

@@ -26,13 +26,13 @@ static int run_select(void *state, double *device_ms)
     const cpu_select *s = state;
     (void)device_ms;
     const bench_inputs *in = s->in;
-    return clsel_plan_run_cpu_options(s->plan, in->cond + in->zero[0], (const char *)in->then_data + in->zero[1],
-                                      (const char *)in->else_data + in->zero[2], (char *)s->out + in->zero[3],
-                                      &s->options);
+    return clsel_plan_run_cpu_options(
+        s->plan, in->cond + in->zero[0], (const char *)in->then_data + in->zero[1],
+        (const char *)in->else_data + in->zero[2], (char *)s->out + in->zero[3], &s->options);
 }
 
-void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan *plan, const bench_inputs *in,
-                    bench_result *r)
+void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan *plan,
+                    const bench_inputs *in, bench_result *r)
 {
     cpu_select select = {plan, in, malloc(in->bytes[3] + 1), clsel_cpu_options_default()};
     select.options.threads = env->threads;
@@ -41,13 +41,20 @@ void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan
     if (!select.out || !samples || !copy_samples) {
         snprintf(r->error, sizeof r->error, "out of memory");
     } else {
-        const bench_loop loop = {.run = run_select, .state = &select, .copy = bench_cpu_copy_run,
-                                 .copy_state = &env->copy, .warmups = 3, .count = o->repeat,
-                                 .interleave = bench_interleaved(r->bytes), .first_ms = &r->first_call_ms,
-                                 .wall = samples, .copy_wall = copy_samples};
+        const bench_loop loop = {.run = run_select,
+                                 .state = &select,
+                                 .copy = bench_cpu_copy_run,
+                                 .copy_state = &env->copy,
+                                 .warmups = 3,
+                                 .count = o->repeat,
+                                 .interleave = bench_interleaved(r->bytes),
+                                 .first_ms = &r->first_call_ms,
+                                 .wall = samples,
+                                 .copy_wall = copy_samples};
         const int st = bench_time(&loop);
         if (st != CLSEL_SUCCESS)
-            snprintf(r->error, sizeof r->error, "%s", st == CLSEL_ERROR_OUT_OF_MEMORY ? "out of memory" : clsel_last_error());
+            snprintf(r->error, sizeof r->error, "%s",
+                     st == CLSEL_ERROR_OUT_OF_MEMORY ? "out of memory" : clsel_last_error());
         else
             bench_finish(r, samples, copy_samples, o->repeat, env->copy.bytes);
         bench_ceiling(r, env->read_gbps, env->write_gbps);
@@ -57,17 +64,20 @@ void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan
     free(copy_samples);
 }
 
-static void run_case(const bench_options *o, bench_cpu_env *env, const bench_case *c, bench_result *r)
+static void run_case(const bench_options *o, bench_cpu_env *env, const bench_case *c,
+                     bench_result *r)
 {
     bench_inputs in;
     clsel_plan *plan = bench_case_prepare(o, c, &in, r);
-    if (plan) bench_cpu_time(env, o, plan, &in, r);
+    if (plan)
+        bench_cpu_time(env, o, plan, &in, r);
     bench_case_release(plan, &in);
 }
 
 void bench_cpu_close(bench_cpu_env *env)
 {
-    if (!env) return;
+    if (!env)
+        return;
     bench_cpu_copy_close(&env->copy);
     free(env);
 }
@@ -81,20 +91,23 @@ bench_cpu_env *bench_cpu_open(const bench_options *o, int threads, bench_report 
     snprintf(report->device, sizeof report->device, "cpu (clsel C path, %d thread%s)", threads,
              threads == 1 ? "" : "s");
     bench_cpu_env *env = calloc(1, sizeof *env);
-    if (!env) return NULL;
+    if (!env)
+        return NULL;
     env->threads = threads;
-    if (bench_cpu_copy_open(&env->copy, o->quick ? (size_t)16 << 20 : (size_t)256 << 20, threads) != 0) {
+    if (bench_cpu_copy_open(&env->copy, o->quick ? (size_t)16 << 20 : (size_t)256 << 20, threads) !=
+        0) {
         fprintf(stderr, "clsel bench: out of memory for the memcpy baseline\n");
         bench_cpu_close(env);
         return NULL;
     }
-    bench_cpu_copy_measure(&env->copy, o->repeat, &report->copy_gbps, &report->write_gbps, &report->read_gbps);
-    snprintf(report->copy_method, sizeof report->copy_method, "memcpy %.1f GB/s (%d thread%s)", report->copy_gbps,
-             threads, threads == 1 ? "" : "s");
+    bench_cpu_copy_measure(&env->copy, o->repeat, &report->copy_gbps, &report->write_gbps,
+                           &report->read_gbps);
+    snprintf(report->copy_method, sizeof report->copy_method, "memcpy %.1f GB/s (%d thread%s)",
+             report->copy_gbps, threads, threads == 1 ? "" : "s");
     env->read_gbps = report->read_gbps;
     env->write_gbps = report->write_gbps;
-    fprintf(stderr, "bench cpu: %s; writing alone %.1f GB/s, reading alone %.1f GB/s\n", report->copy_method,
-            report->write_gbps, report->read_gbps);
+    fprintf(stderr, "bench cpu: %s; writing alone %.1f GB/s, reading alone %.1f GB/s\n",
+            report->copy_method, report->write_gbps, report->read_gbps);
     return env;
 }
 
@@ -107,7 +120,8 @@ static int run_plan_create(void *state, double *device_ms)
                                           {8, {10, 6, 10, 6, 10, 6, 10, 6}}};
     clsel_plan *plan = NULL;
     (void)state, (void)device_ms;
-    const clsel_status st = clsel_plan_create(CLSEL_F32, &shapes[0], &shapes[1], &shapes[2], NULL, &plan);
+    const clsel_status st =
+        clsel_plan_create(CLSEL_F32, &shapes[0], &shapes[1], &shapes[2], NULL, &plan);
     clsel_plan_destroy(plan);
     return st;
 }
@@ -115,14 +129,18 @@ static int run_plan_create(void *state, double *device_ms)
 int bench_run_cpu(const bench_options *o, bench_report *report)
 {
     bench_cpu_env *env = bench_cpu_open(o, o->threads, report);
-    if (!env) return -1;
+    if (!env)
+        return -1;
     const double plan_ms = bench_median_ms(run_plan_create, NULL, 2000);
     report->plan_us = plan_ms < 0 ? -1 : plan_ms * 1e3;
-    fprintf(stderr, "bench cpu: clsel_plan_create host cost %.2f us (median, rank 8)\n", report->plan_us);
+    fprintf(stderr, "bench cpu: clsel_plan_create host cost %.2f us (median, rank 8)\n",
+            report->plan_us);
     size_t count;
     const bench_case *cases = bench_case_table(o, &count);
-    for (size_t i = 0; i < count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
-        if (!bench_selected(o, &cases[i])) continue;
+    for (size_t i = 0;
+         i < count && report->count < sizeof report->results / sizeof report->results[0]; ++i) {
+        if (!bench_selected(o, &cases[i]))
+            continue;
         bench_result *r = &report->results[report->count++];
         run_case(o, env, &cases[i], r);
         bench_progress(report, r);

@@ -12,8 +12,8 @@
  * (r->c, shapes, elements and bytes already set), the copy re-timed between its runs. */
 typedef struct bench_cpu_env bench_cpu_env;
 bench_cpu_env *bench_cpu_open(const bench_options *o, int threads, bench_report *report);
-void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan *plan, const bench_inputs *in,
-                    bench_result *r);
+void bench_cpu_time(bench_cpu_env *env, const bench_options *o, const clsel_plan *plan,
+                    const bench_inputs *in, bench_result *r);
 void bench_cpu_close(bench_cpu_env *env);
 
 /* The named cases (--case) on the CPU path: 0 on success; on failure a message on

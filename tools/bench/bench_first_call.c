@@ -14,7 +14,9 @@
 #include "bench_inputs.h"
 #include "clsel_cl.h"
 
-enum { FIRST_CALL_ELEMENTS = 4096 };
+enum {
+    FIRST_CALL_ELEMENTS = 4096
+};
 
 int bench_first_call(bench_first_call_report *r)
 {
@@ -39,7 +41,9 @@ int bench_first_call(bench_first_call_report *r)
     clsel_runtime_set_min_device_bytes(rt, 0); /* a small run, on the device all the same */
 
     bench_host_case h;
-    clsel_status st = bench_host_case_make(&h, FIRST_CALL_ELEMENTS) == 0 ? CLSEL_SUCCESS : CLSEL_ERROR_OUT_OF_MEMORY;
+    clsel_status st = bench_host_case_make(&h, FIRST_CALL_ELEMENTS) == 0
+                          ? CLSEL_SUCCESS
+                          : CLSEL_ERROR_OUT_OF_MEMORY;
     double runs[2] = {0, 0};
     for (int k = 0; k < 2 && st == CLSEL_SUCCESS; ++k) {
         t0 = bench_now_ms();
@@ -52,7 +56,8 @@ int bench_first_call(bench_first_call_report *r)
     }
     r->first_run_ms = runs[0];
     r->second_run_ms = runs[1];
-    if (st != CLSEL_SUCCESS) fprintf(stderr, "clsel bench: --first-call: %s\n", clsel_last_error());
+    if (st != CLSEL_SUCCESS)
+        fprintf(stderr, "clsel bench: --first-call: %s\n", clsel_last_error());
     bench_host_case_free(&h);
     clsel_runtime_destroy(rt);
     return st == CLSEL_SUCCESS ? 0 : -1;

@@ -7,9 +7,9 @@
 
 typedef struct bench_first_call_report {
     char device[256];
-    int64_t elements;   /* of the f32 runs */
-    double platform_ms; /* clGetPlatformIDs: the OpenCL platform's own start */
-    double create_ms;   /* clsel_runtime_create(CLSEL_DEVICE_OPENCL) after it */
+    int64_t elements;                   /* of the f32 runs */
+    double platform_ms;                 /* clGetPlatformIDs: the OpenCL platform's own start */
+    double create_ms;                   /* clsel_runtime_create(CLSEL_DEVICE_OPENCL) after it */
     double first_run_ms, second_run_ms; /* clsel_runtime_run: the first builds f32's program */
 } bench_first_call_report;
 

@@ -1,9 +1,9 @@
 /* bench_harness.h - what every part of clsel bench shares: the run's options, one
  * case's result and one path's report, and the measurement itself (the one timing loop,
  * bench_time, through which every figure is taken; medians, a case's figures against
- * the copy timed beside it, the traffic model's ceiling, the progress line). The harness calls nothing else of the benchmark: the
- * paths (bench_cl.c, bench_cpu.c), the sweep, the thresholds and the first call use it,
- * and tools/cmd_bench.c drives them. */
+ * the copy timed beside it, the traffic model's ceiling, the progress line). The harness calls
+ * nothing else of the benchmark: the paths (bench_cl.c, bench_cpu.c), the sweep, the thresholds and
+ * the first call use it, and tools/cmd_bench.c drives them. */
 #ifndef CLSEL_TOOLS_BENCH_HARNESS_H
 #define CLSEL_TOOLS_BENCH_HARNESS_H
 
@@ -14,18 +14,19 @@
 
 typedef struct bench_options {
     int quick;
-    int repeat;             /* timed runs per case (>= 20 by default) */
-    int threads;            /* CPU path threads (1 = the library's default) */
-    int thresholds;         /* also measure the size thresholds (--thresholds) */
-    const char **only;      /* case names to run (NULL: all) */
+    int repeat;        /* timed runs per case (>= 20 by default) */
+    int threads;       /* CPU path threads (1 = the library's default) */
+    int thresholds;    /* also measure the size thresholds (--thresholds) */
+    const char **only; /* case names to run (NULL: all) */
     size_t only_count;
-    int sweep;              /* random broadcast patterns to draw and time (--sweep N) */
-    uint64_t seed;          /* the sweep's seed (--seed S) */
-    int draw;               /* which distribution the sweep draws from (--draw, bench_sweep.h) */
-    int views;              /* the view cases instead of the named ones (--views) */
+    int sweep;     /* random broadcast patterns to draw and time (--sweep N) */
+    uint64_t seed; /* the sweep's seed (--seed S) */
+    int draw;      /* which distribution the sweep draws from (--draw, bench_sweep.h) */
+    int views;     /* the view cases instead of the named ones (--views) */
 } bench_options;
 
-/* The case table a run of named cases goes through: bench_cases, or bench_view_cases with --views. */
+/* The case table a run of named cases goes through: bench_cases, or bench_view_cases with --views.
+ */
 const bench_case *bench_case_table(const bench_options *options, size_t *count);
 
 typedef struct bench_result {
@@ -42,7 +43,7 @@ typedef struct bench_result {
     /* OpenCL only: the share of the bytes the kernels move that go through single 16-byte
      * accesses (clsel_cl_plan_access's model, fresh buffers); -1 where not computed. */
     double wide_share;
-    double copy_gbps; /* the best copy method (its buffers), timed between this case's runs */
+    double copy_gbps;     /* the best copy method (its buffers), timed between this case's runs */
     uint64_t write_bytes; /* of `bytes`, those written (the output) */
     /* What the traffic model allows (bench_ceiling): the bandwidth a run that reads
      * bytes - write_bytes and writes write_bytes can reach, given what reading alone
@@ -52,16 +53,18 @@ typedef struct bench_result {
 } bench_result;
 
 /* Results one report holds: the named cases, or a sweep's patterns (--sweep N caps N). */
-enum { BENCH_MAX_RESULTS = 1000 };
+enum {
+    BENCH_MAX_RESULTS = 1000
+};
 
 typedef struct bench_report {
     char device[256];
     const char *kind; /* "opencl" or "cpu" */
     int threads;      /* CPU path threads (cpu only) */
     int quick;
-    double copy_gbps;      /* the best copy method's bandwidth at the start of the run */
+    double copy_gbps;             /* the best copy method's bandwidth at the start of the run */
     double read_gbps, write_gbps; /* reading alone and writing alone, at the start of the run */
-    char copy_method[160]; /* which copy was best, and each copy's figure */
+    char copy_method[160];        /* which copy was best, and each copy's figure */
     double build_first_ms, build_again_ms; /* OpenCL program build, first and second */
     double enqueue_us;                     /* median host cost of one clsel_cl_enqueue */
     double plan_us;                        /* median cost of one clsel_plan_create (cpu reports) */
@@ -101,9 +104,11 @@ typedef struct bench_loop {
 int bench_time(const bench_loop *loop);
 /* The median wall-clock time of `count` runs after two warm-ups; -1 if a run fails. */
 double bench_median_ms(bench_run_fn run, void *state, int count);
-void bench_finish(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes);
+void bench_finish(bench_result *r, double *samples, double *copy_samples, int count,
+                  uint64_t copy_bytes);
 /* The event-timed figures (event_ms, event_pct_of_copy) from per-run device times. */
-void bench_finish_events(bench_result *r, double *samples, double *copy_samples, int count, uint64_t copy_bytes);
+void bench_finish_events(bench_result *r, double *samples, double *copy_samples, int count,
+                         uint64_t copy_bytes);
 /* The traffic model, a roofline of three ceilings: a run takes at least its bytes at
  * the copy's rate (measured beside it), its reads at the rate of reading alone, and
  * its writes at the rate of writing alone. r->model_gbps is the bandwidth that allows,

@@ -16,8 +16,8 @@ static clsel_plan *case_plan(const bench_options *o, const bench_case *c, bench_
     r->wide_share = -1; /* computed by the sweep only */
     r->c = c;
     r->shapes = shapes;
-    if (clsel_plan_create_strided(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &strides, &plan) !=
-        CLSEL_SUCCESS)
+    if (clsel_plan_create_strided(c->dtype, &shapes[0], &shapes[1], &shapes[2], &attrs, &strides,
+                                  &plan) != CLSEL_SUCCESS)
         snprintf(r->error, sizeof r->error, "%s", clsel_last_error());
     return plan;
 }
@@ -30,7 +30,8 @@ static void inputs_free(bench_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
-static int inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs *in, bench_result *r)
+static int inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs *in,
+                       bench_result *r)
 {
     for (int op = 0; op < 4; ++op) {
         int64_t first = 0;
@@ -53,7 +54,8 @@ static int inputs_make(const bench_case *c, const clsel_plan *plan, bench_inputs
     return 0;
 }
 
-clsel_plan *bench_case_prepare(const bench_options *o, const bench_case *c, bench_inputs *in, bench_result *r)
+clsel_plan *bench_case_prepare(const bench_options *o, const bench_case *c, bench_inputs *in,
+                               bench_result *r)
 {
     memset(in, 0, sizeof *in);
     clsel_plan *plan = case_plan(o, c, r);
@@ -69,12 +71,14 @@ int bench_host_case_make(bench_host_case *h, int64_t n)
 {
     memset(h, 0, sizeof *h);
     clsel_shape s = {1, {n}};
-    if (clsel_plan_create(CLSEL_F32, &s, &s, &s, NULL, &h->plan) != CLSEL_SUCCESS) return -1;
+    if (clsel_plan_create(CLSEL_F32, &s, &s, &s, NULL, &h->plan) != CLSEL_SUCCESS)
+        return -1;
     h->cond = malloc((size_t)n);
     h->then_data = malloc((size_t)n * 4);
     h->else_data = malloc((size_t)n * 4);
     h->out = malloc((size_t)n * 4);
-    if (!h->cond || !h->then_data || !h->else_data || !h->out) return -1;
+    if (!h->cond || !h->then_data || !h->else_data || !h->out)
+        return -1;
     uint32_t state = 12345;
     for (int64_t i = 0; i < n; ++i) {
         state = state * 1103515245u + 12345u;
@@ -100,4 +104,3 @@ void bench_case_release(clsel_plan *plan, bench_inputs *in)
     inputs_free(in);
     clsel_plan_destroy(plan);
 }
-

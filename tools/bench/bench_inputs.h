@@ -9,8 +9,9 @@
 
 #include "bench_harness.h"
 
-/* A case's host inputs at its plan's sizes (each with a spare byte, so none is empty): the bytes each tensor touches
- * (a view's may lie around its element [0]: `zero` bytes in), and the output's for the device path's buffer. */
+/* A case's host inputs at its plan's sizes (each with a spare byte, so none is empty): the bytes
+ * each tensor touches (a view's may lie around its element [0]: `zero` bytes in), and the output's
+ * for the device path's buffer. */
 typedef struct bench_inputs {
     uint8_t *cond;
     void *then_data, *else_data;
@@ -22,7 +23,8 @@ typedef struct bench_inputs {
  * (bench_fill), and sets r->elements and r->bytes. NULL, with the reason in r->error
  * (the library's message, or out of memory), when there is nothing to time. Either way
  * bench_case_release(plan, in) frees what was made. */
-clsel_plan *bench_case_prepare(const bench_options *o, const bench_case *c, bench_inputs *in, bench_result *r);
+clsel_plan *bench_case_prepare(const bench_options *o, const bench_case *c, bench_inputs *in,
+                               bench_result *r);
 void bench_case_release(clsel_plan *plan, bench_inputs *in);
 
 /* A same-shape f32 select of n elements on host memory: its plan, a random cond,

@@ -1,9 +1,10 @@
-/* bench_model.h - clsel bench --model: what the OpenCL kernels execute per output byte, counted on a
- * simulated device rather than timed on a real one (docs/gpu_model.md). Each pattern runs once on the
- * OpenCL device, which must be Oclgrind with clsel's counting plugin (tools/oclgrind/clsel_counts.cpp;
- * bench/gpu_model.sh sets both up), its output is checked byte for byte against the CPU path, and
- * the plugin's counts of that run become, per output byte: the instructions executed (LLVM IR), the
- * global loads and stores, the bytes per access and the share of bytes moved in 16-byte accesses. */
+/* bench_model.h - clsel bench --model: what the OpenCL kernels execute per output byte, counted on
+ * a simulated device rather than timed on a real one (docs/gpu_model.md). Each pattern runs once on
+ * the OpenCL device, which must be Oclgrind with clsel's counting plugin
+ * (tools/oclgrind/clsel_counts.cpp; bench/gpu_model.sh sets both up), its output is checked byte
+ * for byte against the CPU path, and the plugin's counts of that run become, per output byte: the
+ * instructions executed (LLVM IR), the global loads and stores, the bytes per access and the share
+ * of bytes moved in 16-byte accesses. */
 #ifndef CLSEL_TOOLS_BENCH_MODEL_H
 #define CLSEL_TOOLS_BENCH_MODEL_H
 

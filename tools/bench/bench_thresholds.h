@@ -9,7 +9,9 @@
 
 #include "bench_harness.h"
 
-enum { BENCH_THRESHOLD_SIZES = 16 };
+enum {
+    BENCH_THRESHOLD_SIZES = 16
+};
 typedef struct threshold_row {
     int64_t elements;
     uint64_t bytes;

@@ -1,11 +1,12 @@
-// clsel_counts.cpp - an Oclgrind plugin (OCLGRIND_PLUGINS=.../libclsel_oclgrind_counts.so) that counts,
-// per kernel launch, the instructions the work-items executed (LLVM IR, calls to builtins as one each,
-// as `oclgrind --inst-counts` counts them) and every load and store by address space and width: the
-// dynamic measure of a kernel's cost per output byte that `clsel bench --model` reads (docs/gpu_model.md).
+// clsel_counts.cpp - an Oclgrind plugin (OCLGRIND_PLUGINS=.../libclsel_oclgrind_counts.so) that
+// counts, per kernel launch, the instructions the work-items executed (LLVM IR, calls to builtins
+// as one each, as `oclgrind --inst-counts` counts them) and every load and store by address space
+// and width: the dynamic measure of a kernel's cost per output byte that `clsel bench --model`
+// reads (docs/gpu_model.md).
 //
-// Oclgrind's own --inst-counts prints the instruction histogram to stdout but only the total bytes of
-// the plain loads and stores, not their widths, and leaves out what builtins such as vload16 access;
-// the memoryLoad and memoryStore events seen here carry every access with its size.
+// Oclgrind's own --inst-counts prints the instruction histogram to stdout but only the total bytes
+// of the plain loads and stores, not their widths, and leaves out what builtins such as vload16
+// access; the memoryLoad and memoryStore events seen here carry every access with its size.
 //
 // Each launch appends one line of JSON to the file that CLSEL_OCLGRIND_COUNTS names:
 //   {"work_items": 1024, "work_group": 256, "instructions": 123456,
@@ -23,7 +24,8 @@
 #include <map>
 #include <mutex>
 
-namespace {
+namespace
+{
 
 // Accesses by width, for one address space and direction.
 using widths = std::map<size_t, size_t>;
@@ -41,10 +43,11 @@ struct counts {
         merge(local_store, other.local_store);
     }
 
-private:
+  private:
     static void merge(widths &into, const widths &from)
     {
-        for (const auto &entry : from) into[entry.first] += entry.second;
+        for (const auto &entry : from)
+            into[entry.first] += entry.second;
     }
 };
 
@@ -63,9 +66,12 @@ void write_widths(FILE *f, const char *name, const widths &w)
     std::fprintf(f, "]");
 }
 
-class clsel_counts : public oclgrind::Plugin {
-public:
-    explicit clsel_counts(const oclgrind::Context *context) : Plugin(context) {}
+class clsel_counts : public oclgrind::Plugin
+{
+  public:
+    explicit clsel_counts(const oclgrind::Context *context) : Plugin(context)
+    {
+    }
 
     void instructionExecuted(const oclgrind::WorkItem *, const llvm::Instruction *,
                              const oclgrind::TypedValue &) override
@@ -91,7 +97,10 @@ public:
         launch = counts();
     }
 
-    void workGroupBegin(const oclgrind::WorkGroup *) override { worker = counts(); }
+    void workGroupBegin(const oclgrind::WorkGroup *) override
+    {
+        worker = counts();
+    }
 
     void workGroupComplete(const oclgrind::WorkGroup *) override
     {
@@ -103,13 +112,17 @@ public:
     void kernelEnd(const oclgrind::KernelInvocation *invocation) override
     {
         const char *path = std::getenv("CLSEL_OCLGRIND_COUNTS");
-        if (!path || !*path) return;
+        if (!path || !*path)
+            return;
         std::lock_guard<std::mutex> hold(lock);
         FILE *f = std::fopen(path, "a");
-        if (!f) return;
-        const oclgrind::Size3 global = invocation->getGlobalSize(), group = invocation->getLocalSize();
+        if (!f)
+            return;
+        const oclgrind::Size3 global = invocation->getGlobalSize(),
+                              group = invocation->getLocalSize();
         std::fprintf(f, "{\"work_items\": %zu, \"work_group\": %zu, \"instructions\": %zu",
-                     global.x * global.y * global.z, group.x * group.y * group.z, launch.instructions);
+                     global.x * global.y * global.z, group.x * group.y * group.z,
+                     launch.instructions);
         write_widths(f, "global_load", launch.global_load);
         write_widths(f, "global_store", launch.global_store);
         write_widths(f, "local_load", launch.local_load);
@@ -118,7 +131,7 @@ public:
         std::fclose(f);
     }
 
-private:
+  private:
     static void count(const oclgrind::Memory *memory, size_t size, widths &global, widths &local)
     {
         const unsigned space = memory->getAddressSpace();

@@ -11,7 +11,8 @@ int main(void)
     const int expected[6] = {11, 10, 1, 8, 3, 4};
     int out[6];
     clsel_shape s = {2, {3, 2}};
-    clsel_status st = clsel_select_cpu(CLSEL_I32, &s, cond, &s, then_data, &s, else_data, NULL, out);
+    clsel_status st =
+        clsel_select_cpu(CLSEL_I32, &s, cond, &s, then_data, &s, else_data, NULL, out);
     printf("clsel %s: %s\n", clsel_version(), clsel_status_string(st));
     return st == CLSEL_SUCCESS && memcmp(out, expected, sizeof out) == 0 ? 0 : 1;
 }

@@ -49,6 +49,10 @@
 #define CPU_SHUFFLE_PIECES (CPU_TABLE_BYTES / 16)
 /* Runs this long stay runs, never shuffled. */
 #define CPU_TABLE_BELOW_RUN_BYTES 64
+/* Copied runs up to this long, tiled along a broadcast dim, are read once into registers and
+ * stored tile by tile in one loop (cpu_gather.c's copy_tiled): two 32-byte moves at most; longer
+ * ones are copied once and doubled (replicate). */
+#define CPU_TILE_RUN_MOST 64
 /* The walk's cost model: a gather costs a wide move per run and per this many bytes; a level goes
  * first only when it saves this many times what the best so far saves. */
 #define CPU_GATHER_MOVE_BYTES 32.0

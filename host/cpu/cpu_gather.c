@@ -112,6 +112,30 @@ ELEMENT_LOOP(2)
 ELEMENT_LOOP(4)
 ELEMENT_LOOP(8)
 
+/* Runs of a short row tiled along a broadcast dim (f64 [N,1,7] against [N,3,7]): each run of
+ * tile_bytes (32 to CPU_TILE_RUN_MOST) read once into registers and stored `tiles` times, one or
+ * two 32-byte moves a tile, in one call for all of them (a run copy and a replicate per row cost
+ * three calls per row: 41 % fewer instructions on that pattern, callgrind). */
+static void copy_tiled(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,
+                       int64_t n, int64_t step, const uint8_t *src_end)
+{
+    const size_t tile = g->tile_bytes, bytes = g->run_bytes;
+    const int64_t tiles = g->tiles;
+    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {
+        uint8_t v[CPU_TILE_RUN_MOST];
+        if (src_end - src >= CPU_TILE_RUN_MOST)
+            memcpy(v, src, CPU_TILE_RUN_MOST);
+        else
+            copy_run(v, src, tile);
+        for (int64_t j = 0; j < tiles; ++j) {
+            uint8_t *at = dst + (size_t)j * tile;
+            memcpy(at, v, 32);
+            if (tile > 32)
+                memcpy(at + tile - 32, v + tile - 32, 32);
+        }
+    }
+}
+
 static cpu_run_loop pick_run_loop(int copies, size_t w, size_t bytes)
 {
     static const cpu_run_loop splats[3][4] = {{splat16_1, splat16_2, splat16_4, splat16_8},
@@ -279,6 +303,27 @@ static int block_levels(const cpu_blocks *b, int t, size_t w, int64_t *extent, i
     return levels;
 }
 
+/* A copied run of 32 to CPU_TILE_RUN_MOST bytes along levels of step 0 above it (other than the
+ * split level, whose extent varies) becomes one run of them all, tiled (copy_tiled). Shorter runs
+ * stay with replicate, which stores 32-byte windows of several tiles at once (7-byte u8 tiles ran
+ * 1.3x slower stored one by one). Returns whether it did. */
+static int fold_tiles(cpu_gather_walk *g)
+{
+    if (g->shuffled || !g->run_copies || g->run_bytes < 32 || g->run_bytes > CPU_TILE_RUN_MOST)
+        return 0;
+    g->tile_bytes = g->run_bytes;
+    g->tiles = 1;
+    while (g->run_levels < g->levels && g->step[g->run_levels] == 0 &&
+           g->run_levels != g->split_level) {
+        g->tiles *= g->extent[g->run_levels];
+        ++g->run_levels;
+    }
+    if (g->tiles == 1)
+        return 0;
+    g->run_bytes = g->tile_bytes * (size_t)g->tiles;
+    return 1;
+}
+
 void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops,
                                    cpu_gather_walk *g)
 {
@@ -315,6 +360,7 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     g->levels = kept;
     if (g->split_level >= g->run_levels)
         g->split_level = split_level;
+    const int tiled = fold_tiles(g);
     g->size[g->run_levels] = (int64_t)g->run_bytes;
     for (int level = g->run_levels + 1; level <= g->levels; ++level)
         g->size[level] = g->size[level - 1] * g->extent[level - 1];
@@ -326,7 +372,9 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     const cpu_run_loop fast = g->shuffled       ? loops->shuffle
                               : loops->run_loop ? loops->run_loop(g)
                                                 : NULL;
-    g->runs = fast ? fast : pick_run_loop(g->run_copies, g->element, g->run_bytes);
+    g->runs = tiled  ? copy_tiled
+              : fast ? fast
+                     : pick_run_loop(g->run_copies, g->element, g->run_bytes);
 }
 
 /* Levels 1 and 0 of a transposed input, level 1 innermost: dst[j n0 + i] = src[i step0 + j step1].

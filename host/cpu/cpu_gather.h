@@ -44,6 +44,9 @@ typedef struct cpu_gather_walk {
     int64_t size[CLSEL_MAX_RANK + 2]; /* destination bytes of one index */
     size_t run_bytes, w;
     size_t element; /* bytes of the element a splat run repeats */
+    /* a copied run tiled: tile_bytes read, written `tiles` times in a row (run_bytes in all) */
+    size_t tile_bytes;
+    int64_t tiles;
     cpu_run_loop runs;
     /* the expanding loop's (cpu_loops_avx2.c), per phase: a piece's byte order, source advance,
      * offset in its period */

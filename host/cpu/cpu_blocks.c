@@ -74,8 +74,10 @@ static void order_levels(cpu_blocks *b)
         for (int op = 0; op < 3; ++op)
             if (cost[op] > 0 && b->order.strides[op][l] == 0)
                 saved += cost[op] * (1.0 - 1.0 / (double)b->order.dims[l]);
-        if (saved > best_saved * CPU_ORDER_MARGIN)
-            best = l, best_saved = saved;
+        if (saved > best_saved * CPU_ORDER_MARGIN) {
+            best = l;
+            best_saved = saved;
+        }
     }
     if (best == 0)
         return;

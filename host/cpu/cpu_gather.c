@@ -199,7 +199,8 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
     int64_t row = 0, in_run = 0, in_element = 0, element_at = 0, last = 0, all_lo = INT64_MAX,
             all_hi = INT64_MIN;
     for (int64_t c = 0; c < pieces; ++c) {
-        lo[c] = INT64_MAX, hi[c] = INT64_MIN;
+        lo[c] = INT64_MAX;
+        hi[c] = INT64_MIN;
         for (int j = 0; j < 16; ++j) {
             if (16 * c + j < bytes) {
                 last = row * step + element_at + in_element;

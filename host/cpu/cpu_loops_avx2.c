@@ -72,8 +72,10 @@ AVX2 static inline void stream_few(uint8_t *dst, const uint8_t *src, size_t k)
 {
     const size_t at = (uintptr_t)dst & 15;
     _Alignas(16) uint8_t bytes[16] = {0}, mask[16] = {0};
-    for (size_t i = 0; i < k; ++i)
-        bytes[at + i] = src[i], mask[at + i] = 0x80;
+    for (size_t i = 0; i < k; ++i) {
+        bytes[at + i] = src[i];
+        mask[at + i] = 0x80;
+    }
     _mm_maskmoveu_si128(_mm_load_si128((const __m128i *)bytes),
                         _mm_load_si128((const __m128i *)mask), (char *)(dst - at));
 }
@@ -87,7 +89,9 @@ AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t le
         head = len;
     if (head) {
         stream_few(dst, src, head);
-        dst += head, src += head, len -= head;
+        dst += head;
+        src += head;
+        len -= head;
     }
     for (; len >= 4 && ((uintptr_t)dst & 15); len -= 4, dst += 4, src += 4)
         _mm_stream_si32((int *)dst, load_4(src));

@@ -128,14 +128,7 @@ static void use_tiles(plan_iter *piece, piece_launch *launch, const int32_t alon
             launch->kind[op] = CLSEL_CL_TILED;
     for (int op = 0; op < PLAN_OPERANDS; ++op)
         launch->layout &= ~CLSEL_DENSE_BIT(op);
-    if (d == 1)
-        return;
-    const int64_t size = piece->dims[1];
-    piece->dims[1] = piece->dims[d], piece->dims[d] = size;
-    for (int op = 0; op < PLAN_OPERANDS; ++op) {
-        const int64_t stride = piece->strides[op][1];
-        piece->strides[op][1] = piece->strides[op][d], piece->strides[op][d] = stride;
-    }
+    clsel_priv_plan_iter_swap_dims(piece, 1, d);
 }
 
 /* The launch of a piece; the piece's dims may be put in another order for tiles. */
@@ -181,7 +174,7 @@ static void piece_layout(plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPER
     launch->swap = launch->variant.read[PLAN_THEN] > launch->variant.read[PLAN_ELSE];
     if (launch->swap) {
         const int read = launch->variant.read[PLAN_THEN];
-        launch->variant.read[PLAN_THEN] = launch->variant.read[PLAN_ELSE],
+        launch->variant.read[PLAN_THEN] = launch->variant.read[PLAN_ELSE];
         launch->variant.read[PLAN_ELSE] = read;
     }
     launch->variant.write =
@@ -271,7 +264,8 @@ static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_c
         const uint64_t cols = CLSEL_TILE_BYTES / how->variant.width,
                        along0 = (shape.s[0] + cols - 1) / cols,
                        along1 = (shape.s[1] + CLSEL_TILE_ROWS - 1) / CLSEL_TILE_ROWS;
-        tiles.s[0] = (cl_uint)along0, tiles.s[3] = (cl_uint)along1;
+        tiles.s[0] = (cl_uint)along0;
+        tiles.s[3] = (cl_uint)along1;
         divider(along0, &tiles.s[1], &tiles.s[2]);
         divider(along1, &tiles.s[4], &tiles.s[5]);
         local = CLSEL_TILE_GROUP;

@@ -128,8 +128,10 @@ clsel_status clsel_priv_cl_launch_native(clsel_cl_context *ctx, cl_command_queue
         cl_event after[2] = {ran ? ran : maps[m].done, last}, unmapped = NULL;
         const cl_int unmap = cl->clEnqueueUnmapMemObject(queue, maps[m].root, maps[m].at,
                                                          last ? 2 : 1, after, &unmapped);
-        if (unmap != CL_SUCCESS && err == CL_SUCCESS)
-            err = unmap, what = "clEnqueueUnmapMemObject";
+        if (unmap != CL_SUCCESS && err == CL_SUCCESS) {
+            err = unmap;
+            what = "clEnqueueUnmapMemObject";
+        }
         if (unmapped && last)
             cl->clReleaseEvent(last);
         if (unmapped)

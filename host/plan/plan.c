@@ -114,70 +114,30 @@ static void full_strides(const clsel_plan *plan, const plan_layout *layout,
     }
 }
 
-/* The output's layout decides the order of the walk (as TensorIterator's reorder_dimensions): its
- * reversed dims are walked forwards (every tensor's first element moves to that dim's far end:
- * base) and its dims go outermost first by decreasing stride, so that a transposed or reversed
- * output (with inputs laid out alike) is walked as a dense one. */
-static void order_by_output(const clsel_shape *out, int64_t dims[CLSEL_MAX_RANK],
-                            int64_t strides[PLAN_OPERANDS][CLSEL_MAX_RANK],
-                            int64_t base[PLAN_OPERANDS])
+/* The plan's iteration space: the output's dims innermost first, every tensor's strides along
+ * them. The output's layout decides the order of the walk (as TensorIterator's
+ * reorder_dimensions): its reversed dims are walked forwards (every tensor's first element moves to
+ * that dim's far end: base) and its dims go innermost first by increasing stride, so that a
+ * transposed or reversed output (with inputs laid out alike) is walked as a dense one; then dims of
+ * one index go and neighbours that every tensor crosses contiguously merge. */
+static void make_iter(clsel_plan *plan, int64_t strides[PLAN_OPERANDS][CLSEL_MAX_RANK])
 {
-    for (int32_t d = 0; d < out->rank; ++d) {
-        dims[d] = out->dims[d];
-        if (strides[PLAN_OUT][d] >= 0)
-            continue;
-        for (int op = 0; op < PLAN_OPERANDS; ++op) {
-            base[op] += strides[op][d] * (dims[d] - 1);
-            strides[op][d] = -strides[op][d];
-        }
-    }
-    for (int32_t d = 1; d < out->rank;
-         ++d) /* insertion sort: stable, dense outputs stay as they are */
-        for (int32_t i = d; i > 0 && strides[PLAN_OUT][i - 1] < strides[PLAN_OUT][i]; --i) {
-            const int64_t size = dims[i];
-            dims[i] = dims[i - 1], dims[i - 1] = size;
-            for (int op = 0; op < PLAN_OPERANDS; ++op) {
-                const int64_t stride = strides[op][i];
-                strides[op][i] = strides[op][i - 1], strides[op][i - 1] = stride;
-            }
-        }
-}
-
-/* Drops size-1 dims and merges neighbours that are contiguous for every tensor, then
- * stores the result innermost first as the plan's iteration space. */
-static void collapse(clsel_plan *plan, const int64_t dims_in[CLSEL_MAX_RANK],
-                     int64_t strides[PLAN_OPERANDS][CLSEL_MAX_RANK],
-                     const int64_t base[PLAN_OPERANDS])
-{
-    int64_t dims[CLSEL_MAX_RANK], str[PLAN_OPERANDS][CLSEL_MAX_RANK];
-    int32_t n = 0;
-    for (int32_t d = 0; d < plan->out_shape.rank; ++d) {
-        int64_t size = dims_in[d];
-        if (size == 1)
-            continue;
-        int mergeable = n > 0;
-        for (int op = 0; op < PLAN_OPERANDS && mergeable; ++op) {
-            int64_t next;
-            mergeable =
-                !__builtin_mul_overflow(strides[op][d], size, &next) && str[op][n - 1] == next;
-        }
-        if (mergeable)
-            dims[n - 1] *= size;
-        else
-            dims[n++] = size;
-        for (int op = 0; op < PLAN_OPERANDS; ++op)
-            str[op][n - 1] = strides[op][d];
-    }
+    const clsel_shape *out = &plan->out_shape;
     plan_iter *it = &plan->iter;
-    it->rank = n;
+    memset(it, 0, sizeof *it);
+    it->rank = out->rank;
     it->count = plan->out_count;
-    for (int op = 0; op < PLAN_OPERANDS; ++op)
-        it->base[op] = base[op];
-    for (int32_t i = 0; i < CLSEL_MAX_RANK; ++i) {
-        it->dims[i] = i < n ? dims[n - 1 - i] : 1;
+    for (int32_t d = 0; d < out->rank; ++d) {
+        const int32_t axis = out->rank - 1 - d;
+        it->dims[d] = out->dims[axis];
         for (int op = 0; op < PLAN_OPERANDS; ++op)
-            it->strides[op][i] = i < n ? str[op][n - 1 - i] : 0;
+            it->strides[op][d] = strides[op][axis];
     }
+    for (int32_t d = 0; d < it->rank; ++d)
+        if (it->strides[PLAN_OUT][d] < 0)
+            clsel_priv_plan_iter_flip_dim(it, d);
+    clsel_priv_plan_iter_sort_by(it, PLAN_OUT);
+    clsel_priv_plan_iter_collapse(it);
 }
 
 clsel_status clsel_plan_create_strided(clsel_dtype dtype, const clsel_shape *cond,
@@ -230,11 +190,9 @@ clsel_status clsel_plan_create_strided(clsel_dtype dtype, const clsel_shape *con
     }
     if (p->out_count > 0) { /* an empty output has nothing to walk, and its dims' products past the
                                0 may overflow */
-        int64_t full[PLAN_OPERANDS][CLSEL_MAX_RANK], dims[CLSEL_MAX_RANK],
-            base[PLAN_OPERANDS] = {0, 0, 0, 0};
+        int64_t full[PLAN_OPERANDS][CLSEL_MAX_RANK];
         full_strides(p, &layout, &given, full);
-        order_by_output(&p->out_shape, dims, full, base);
-        collapse(p, dims, full, base);
+        make_iter(p, full);
     }
     *plan = p;
     return CLSEL_SUCCESS;

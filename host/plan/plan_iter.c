@@ -68,6 +68,60 @@ void clsel_priv_plan_iter_swap_dims(plan_iter *it, int32_t a, int32_t b)
     }
 }
 
+void clsel_priv_plan_iter_flip_dim(plan_iter *it, int32_t d)
+{
+    for (int t = 0; t < PLAN_OPERANDS; ++t) {
+        it->base[t] += it->strides[t][d] * (it->dims[d] - 1);
+        it->strides[t][d] = -it->strides[t][d];
+    }
+}
+
+void clsel_priv_plan_iter_sort_by(plan_iter *it, int t)
+{
+    for (int32_t d = 1; d < it->rank; ++d)
+        for (int32_t i = d; i > 0 && it->strides[t][i - 1] > it->strides[t][i]; --i)
+            clsel_priv_plan_iter_swap_dims(it, i, i - 1);
+}
+
+/* Whether dim d + 1 goes on where dim d ends, for every tensor. */
+static int continues(const plan_iter *it, int32_t d)
+{
+    for (int t = 0; t < PLAN_OPERANDS; ++t) {
+        int64_t end;
+        if (__builtin_mul_overflow(it->strides[t][d], it->dims[d], &end) ||
+            it->strides[t][d + 1] != end)
+            return 0;
+    }
+    return 1;
+}
+
+void clsel_priv_plan_iter_collapse(plan_iter *it)
+{
+    int32_t n = 0;
+    for (int32_t d = 0; d < it->rank; ++d) {
+        if (it->dims[d] == 1)
+            continue;
+        if (n > 0) { /* dim d next to kept dim n - 1: merged where it goes on from it */
+            clsel_priv_plan_iter_swap_dims(it, n, d);
+            if (continues(it, n - 1)) {
+                it->dims[n - 1] *= it->dims[n];
+                it->dims[n] = 1;
+                continue;
+            }
+        } else {
+            clsel_priv_plan_iter_swap_dims(it, 0, d);
+        }
+        ++n;
+    }
+    for (int32_t d = n; d < CLSEL_MAX_RANK;
+         ++d) { /* unused dims: as a walker of any rank reads them */
+        it->dims[d] = 1;
+        for (int t = 0; t < PLAN_OPERANDS; ++t)
+            it->strides[t][d] = 0;
+    }
+    it->rank = n;
+}
+
 void clsel_priv_plan_iter_move_dim(plan_iter *it, int32_t from, int32_t to)
 {
     for (; from > to; --from)

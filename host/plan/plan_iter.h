@@ -86,6 +86,15 @@ void clsel_priv_plan_counter_skip(const plan_iter *it, plan_counter *c, int64_t 
 /* Reshapes. Each leaves every element where it lies in every tensor: only the order of the walk
  * changes (swap, move) or the dims that describe it (split, blocks). */
 void clsel_priv_plan_iter_swap_dims(plan_iter *it, int32_t a, int32_t b);
+/* Dim d walked backwards: every tensor's base moves to the dim's far end, its stride negated. */
+void clsel_priv_plan_iter_flip_dim(plan_iter *it, int32_t d);
+/* The dims in order of tensor t's strides, smallest innermost (a stable sort: equal strides keep
+ * their order). */
+void clsel_priv_plan_iter_sort_by(plan_iter *it, int t);
+/* Dims of one index dropped, and each dim merged into the one below it where every tensor goes on
+ * across them (its stride there is its stride below times the dim below's size): the same
+ * elements in the same order, over fewer dims. */
+void clsel_priv_plan_iter_collapse(plan_iter *it);
 /* Dim `from` becomes dim `to`; the dims between keep their order. */
 void clsel_priv_plan_iter_move_dim(plan_iter *it, int32_t from, int32_t to);
 /* Dim d of n indices becomes two: d of `inner` (a divisor of n) and d + 1 of n / inner above it. 0,

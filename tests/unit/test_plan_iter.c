@@ -1,7 +1,7 @@
 /* test_plan_iter.c - the iteration space's own operations (host/plan/plan_iter.h) against a
  * brute-force enumeration: on random spaces (ranks 0 to CLSEL_MAX_RANK, dims of 1 to 5, signed
- * strides, bases), the counter (at, next, skip), spans, density, every reshape (swap, move, split a
- * dim, the space of blocks) and the split into boxes, element by element.
+ * strides, bases), the counter (at, next, skip), spans, density, every reshape (swap, move, flip,
+ * sort, collapse, split a dim, the space of blocks) and the split into boxes, element by element.
  *
  *   test_plan_iter [--cases N] [--seed S] [CASE...]
  */
@@ -52,8 +52,8 @@ static int same_offsets(const int64_t a[PLAN_OPERANDS], const int64_t b[PLAN_OPE
     return memcmp(a, b, sizeof(int64_t) * PLAN_OPERANDS) == 0;
 }
 
-/* A random space: dims of 1 to 5 (some of 1, as boxes and blocks may have), strides in [-6, 6],
- * bases in [0, 50). */
+/* A random space: dims of 1 to 5 (some of 1, as boxes and blocks may have), each tensor dense or
+ * its strides in [-6, 6], bases in [0, 50). */
 static plan_iter random_space(rng *r)
 {
     plan_iter it;
@@ -68,8 +68,9 @@ static plan_iter random_space(rng *r)
     }
     for (int t = 0; t < PLAN_OPERANDS; ++t) {
         it.base[t] = (int64_t)rng_below(r, 50);
-        for (int32_t d = 0; d < it.rank; ++d)
-            it.strides[t][d] = (int64_t)rng_below(r, 13) - 6;
+        const int dense = rng_below(r, 3) == 0; /* contiguous across every dim, as most tensors */
+        for (int32_t d = 0, step = 1; d < it.rank; step *= (int)it.dims[d++])
+            it.strides[t][d] = dense ? step : (int64_t)rng_below(r, 13) - 6;
     }
     return it;
 }
@@ -192,6 +193,58 @@ static void test_reshapes(void)
             order[j] = from++;
         }
         check_permuted(&it, &moved, order, "move_dim");
+
+        /* flip: dim a walked backwards */
+        plan_iter flipped = it;
+        clsel_priv_plan_iter_flip_dim(&flipped, a);
+        for (int64_t i = 0; i < it.count; ++i) {
+            int64_t at[CLSEL_MAX_RANK], want[PLAN_OPERANDS], got[PLAN_OPERANDS];
+            coords_of(&it, i, at);
+            offsets_at(&it, at, want);
+            at[a] = it.dims[a] - 1 - at[a];
+            offsets_at(&flipped, at, got);
+            CHECK_MSG(same_offsets(got, want), "flip_dim(%d): element %lld", (int)a, (long long)i);
+        }
+
+        /* sort by a tensor's strides: a stable sort of the dims, checked as a permutation */
+        const int by = (int)rng_below(&r, PLAN_OPERANDS);
+        plan_iter sorted = it;
+        clsel_priv_plan_iter_sort_by(&sorted, by);
+        for (int32_t j = 0; j < it.rank; ++j)
+            order[j] = j;
+        for (int32_t j = 1; j < it.rank; ++j) /* the reference: smallest stride first, ties kept */
+            for (int32_t i = j; i > 0 && it.strides[by][order[i - 1]] > it.strides[by][order[i]];
+                 --i) {
+                const int32_t o = order[i];
+                order[i] = order[i - 1];
+                order[i - 1] = o;
+            }
+        check_permuted(&it, &sorted, order, "sort_by");
+        for (int32_t j = 1; j < it.rank; ++j)
+            CHECK_MSG(sorted.strides[by][j - 1] <= sorted.strides[by][j], "sort_by(%s): unsorted",
+                      clsel_priv_operand_name(by));
+
+        /* collapse: the same elements in the same order, no dim of 1, no two dims left that
+         * every tensor crosses contiguously */
+        plan_iter collapsed = it;
+        clsel_priv_plan_iter_collapse(&collapsed);
+        CHECK(collapsed.rank <= it.rank);
+        for (int64_t i = 0; i < it.count; ++i) {
+            int64_t want[PLAN_OPERANDS], got[PLAN_OPERANDS];
+            reference_offsets(&it, i, want);
+            reference_offsets(&collapsed, i, got);
+            CHECK_MSG(same_offsets(got, want), "collapse: element %lld", (long long)i);
+        }
+        for (int32_t d = 0; d < collapsed.rank; ++d) {
+            CHECK_MSG(collapsed.dims[d] > 1, "collapse left dim %d of 1", (int)d);
+            int goes_on = d + 1 < collapsed.rank;
+            for (int t = 0; t < PLAN_OPERANDS && goes_on; ++t)
+                goes_on =
+                    collapsed.strides[t][d + 1] == collapsed.strides[t][d] * collapsed.dims[d];
+            CHECK_MSG(!goes_on, "collapse left dims %d and %d mergeable", (int)d, (int)d + 1);
+        }
+        for (int32_t d = collapsed.rank; d < CLSEL_MAX_RANK; ++d)
+            CHECK(collapsed.dims[d] == 1 && collapsed.strides[PLAN_OUT][d] == 0);
 
         /* split: the same elements in the same order */
         const int64_t inner = 1 + (int64_t)rng_below(&r, (uint64_t)it.dims[a]);

@@ -568,7 +568,8 @@ int bench_model(const bench_options *o, bench_model_report *report)
             if (!bench_selected(o, &selector))
                 continue;
             clsel_attrs attrs = clsel_attrs_default();
-            attrs.broadcast = m->broadcast, attrs.axis = m->axis,
+            attrs.broadcast = m->broadcast;
+            attrs.axis = m->axis;
             attrs.cond_broadcast = m->cond_broadcast;
             clsel_strides strides = clsel_strides_default();
             strides.strided = m->strided;

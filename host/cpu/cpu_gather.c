@@ -304,6 +304,33 @@ static int block_levels(const cpu_blocks *b, int t, size_t w, int64_t *extent, i
     return levels;
 }
 
+/* Splat runs of consecutive elements (an [N,1] input against [N,M], M short) of 16 bytes or less:
+ * the table of phases by which 16-byte output pieces are byte shuffles of 16 source bytes (an
+ * instruction set's expanding loop uses it: cpu_loops_avx2.c's expand_avx2). g->phases stays 0
+ * where runs do not allow it. */
+static void expand_table(cpu_gather_walk *g)
+{
+    g->phases = 0;
+    const size_t run = g->run_bytes, e = g->element;
+    if (g->run_copies || e > 8 || run > 16 || run % e != 0)
+        return;
+    if (g->run_levels >= g->levels || g->step[g->run_levels] != (int64_t)e)
+        return; /* the runs' elements are not consecutive in the source */
+    size_t common = 16;
+    while (run % common)
+        common /= 2; /* gcd(run, 16): runs and pieces realign every run / common pieces */
+    g->phases = (int)(run / common);
+    for (int p = 0; p < g->phases; ++p) {
+        const size_t first = 16 * (size_t)p / run;
+        for (size_t j = 0; j < 16; ++j)
+            g->shuffle[p][j] = (uint8_t)(((16 * (size_t)p + j) / run - first) * e + j % e);
+        g->advance[p] = (uint8_t)((16 * ((size_t)p + 1) / run - first) * e);
+        g->from[p] = (uint8_t)(first * e); /* source offset of piece p from the period's start */
+    }
+    g->period_advance = (int64_t)(16 * (size_t)g->phases / run * e);
+    g->period_reach = g->from[g->phases - 1] + 16; /* source bytes a period's loads touch */
+}
+
 /* A copied run of 32 to CPU_TILE_RUN_MOST bytes along levels of step 0 above it (other than the
  * split level, whose extent varies) becomes one run of them all, tiled (copy_tiled). Shorter runs
  * stay with replicate, which stores 32-byte windows of several tiles at once (7-byte u8 tiles ran
@@ -362,6 +389,7 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     if (g->split_level >= g->run_levels)
         g->split_level = split_level;
     const int tiled = fold_tiles(g);
+    expand_table(g);
     g->size[g->run_levels] = (int64_t)g->run_bytes;
     for (int level = g->run_levels + 1; level <= g->levels; ++level)
         g->size[level] = g->size[level - 1] * g->extent[level - 1];

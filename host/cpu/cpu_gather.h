@@ -48,8 +48,8 @@ typedef struct cpu_gather_walk {
     size_t tile_bytes;
     int64_t tiles;
     cpu_run_loop runs;
-    /* the expanding loop's (cpu_loops_avx2.c), per phase: a piece's byte order, source advance,
-     * offset in its period */
+    /* the expanding loop's table (cpu_gather.c's expand_table; 0 phases: none), per phase: a
+     * piece's byte order, source advance, offset in its period */
     int phases;
     uint8_t shuffle[16][16], advance[16], from[16];
     int64_t period_advance, period_reach;

@@ -39,10 +39,10 @@ typedef void (*cpu_run_loop)(const struct cpu_gather_walk *g, uint8_t *dst, cons
 
 typedef struct cpu_loops {
     cpu_row_fn rows[2][4][PLAN_VARIANTS]; /* [streamed stores][element width index][variant] */
-    cpu_run_loop (*run_loop)(
-        struct cpu_gather_walk *g); /* a gather's, set up in g; NULL: cpu_gather.c's */
-    cpu_run_loop shuffle;           /* shuffled runs (cpu_gather.h); NULL: the set has none */
-    void (*fence)(void);            /* orders streamed stores before a run returns */
+    /* a gather's run loop, from what g says (it writes nothing in g); NULL: cpu_gather.c's */
+    cpu_run_loop (*run_loop)(const struct cpu_gather_walk *g);
+    cpu_run_loop shuffle; /* shuffled runs (cpu_gather.h); NULL: the set has none */
+    void (*fence)(void);  /* orders streamed stores before a run returns */
 } cpu_loops;
 
 /* The loops of this processor: AVX2 where it has them, unless knob CLSEL_PRIV_KNOB_PORTABLE_CPU

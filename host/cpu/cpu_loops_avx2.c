@@ -361,7 +361,9 @@ AVX2 static void shuffle_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint
         shuffle_rows(g, dst, src, r, n, step);
 }
 
-static cpu_run_loop run_loop(cpu_gather_walk *g)
+/* The loop for a gather's splat runs: expanding where cpu_gather.c made a table of phases for it,
+ * else a splat by the runs' length. */
+static cpu_run_loop run_loop(const cpu_gather_walk *g)
 {
     static const cpu_run_loop splats[2][9] = {
         {NULL, splat32_avx2_1, splat32_avx2_2, NULL, splat32_avx2_4, NULL, NULL, NULL,
@@ -369,26 +371,9 @@ static cpu_run_loop run_loop(cpu_gather_walk *g)
         {NULL, splat_avx2_1, splat_avx2_2, NULL, splat_avx2_4, NULL, NULL, NULL, splat_avx2_8}};
     if (g->run_copies || g->element > 8)
         return NULL;
-    const size_t run = g->run_bytes, e = g->element;
-    const int consecutive = g->run_levels < g->levels && g->step[g->run_levels] == (int64_t)e;
-    if (consecutive && run <= 16 && run % e == 0) {
-        size_t common = 16;
-        while (run % common)
-            common /= 2; /* gcd(run, 16): runs and pieces realign every run / common pieces */
-        g->phases = (int)(run / common);
-        for (int p = 0; p < g->phases; ++p) {
-            const size_t first = 16 * (size_t)p / run;
-            for (size_t j = 0; j < 16; ++j)
-                g->shuffle[p][j] = (uint8_t)(((16 * (size_t)p + j) / run - first) * e + j % e);
-            g->advance[p] = (uint8_t)((16 * ((size_t)p + 1) / run - first) * e);
-            g->from[p] =
-                (uint8_t)(first * e); /* source offset of piece p from the period's start */
-        }
-        g->period_advance = (int64_t)(16 * (size_t)g->phases / run * e);
-        g->period_reach = g->from[g->phases - 1] + 16; /* source bytes a period's loads touch */
+    if (g->phases > 0)
         return expand_avx2;
-    }
-    return splats[run > 32][e];
+    return splats[g->run_bytes > 32][g->element];
 }
 
 AVX2 static void stream_fence(void)

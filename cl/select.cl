@@ -18,8 +18,8 @@
  *
  * An item whose elements span row ends is read row by row: each input's segment as a run placed by
  * its offset and kept under a mask of the segment's bytes. Strided inputs and the short last item
- * go element by element. Index math is 32-bit: the host splits runs into pieces whose offsets fit.
- */
+ * go element by element. Index math is 32-bit: the host splits runs into pieces whose offsets
+ * fit. */
 
 /* Helpers inlined into the kernel, so that its constants specialise them and their values stay in
  * registers. */
@@ -150,8 +150,8 @@ CLSEL_INLINE clsel_cond_words clsel_cond_funnel(clsel_cond_words lo, clsel_cond_
  * this dim's times its size), both formed once per work-item. A place in it: an element's index
  * along each dim and its offset from each tensor's origin
  * (.x cond, .y then, .z else, .w out). Vectors read by literal components, never arrays: NVIDIA's
- * compiler kept arrays in local memory, and the first kernels ran at 14-17 % of a copy on an H200.
- */
+ * compiler kept arrays in local memory, and the first kernels ran at 14-17 % of a copy on an
+ * H200. */
 typedef struct clsel_geometry {
     uint8 sh, m, s;
     int4 st0, st1, st2, st3, st4, st5, st6, st7;
@@ -424,8 +424,8 @@ CLSEL_INLINE uint4 clsel_elements(const clsel_input *in, int o)
     return v;
 }
 
-/* cond's V bytes as words, from bytes taken in order by clsel_byte_in into 16: the last V of them.
- */
+/* cond's V bytes as words, from bytes taken in order by clsel_byte_in into 16: the last V of
+ * them. */
 CLSEL_INLINE uint4 clsel_byte_in(uint4 v, uchar b)
 {
     const uchar16 e = as_uchar16(v);
@@ -915,8 +915,8 @@ CLSEL_INLINE uint4 clsel_tile_cond_mask(const clsel_cond_input *in,
                                                     (uint)sizeof(clsel_cond_column)));
 }
 
-/* The item at offsets o, column c and row r of the tile, its first `count` elements in the launch.
- */
+/* The item at offsets o, column c and row r of the tile, its first `count` elements in the
+ * launch. */
 CLSEL_INLINE void clsel_tile_item(const clsel_tensors *t, const clsel_tile_locals *l, int4 o,
                                   uint c, uint r, uint count)
 {

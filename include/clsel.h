@@ -39,8 +39,7 @@
  *  - A clsel_plan is immutable after clsel_plan_create: any number of threads may use
  *    one plan at the same time (run it, query it). Destroy it only when no thread uses it.
  *  - clsel_last_error() is per thread.
- *  - clsel_runtime: see clsel_runtime_run below.
- */
+ *  - clsel_runtime: see clsel_runtime_run below. */
 #ifndef CLSEL_H
 #define CLSEL_H
 

@@ -37,8 +37,7 @@
  *    queue or on a shared one; plans are immutable and shareable. Kernel arguments are
  *    set under a per-kernel lock, so concurrent calls never see each other's arguments.
  *  - Destroy the context only after every call on it has returned. Work already
- *    enqueued keeps running: OpenCL keeps the kernels alive until it completes.
- */
+ *    enqueued keeps running: OpenCL keeps the kernels alive until it completes. */
 #ifndef CLSEL_CL_H
 #define CLSEL_CL_H
 

@@ -15,8 +15,8 @@
 #define CPU_BLOCK_BYTES 65536
 /* The one stack buffer that a block's gathered inputs share. */
 #define CPU_GATHER_BYTES 65536
-/* Rows this long are walked a row per piece, shorter ones gathered (knob CLSEL_PRIV_KNOB_LONG_ROW).
- */
+/* Rows this long are walked a row per piece, shorter ones gathered (knob
+ * CLSEL_PRIV_KNOB_LONG_ROW). */
 #define CPU_LONG_ROW_BYTES 1024
 /* Pieces of long rows (nothing gathered) may be this long, so that a long row is fewer calls. */
 #define CPU_ROW_PIECE_BYTES ((int64_t)1 << 20)
@@ -60,8 +60,8 @@
 
 /* ---- CPU path: threads (host/cpu/cpu_run.c) ---- */
 
-/* Library threads start only for runs that move this much (they cost 200-250 us to start and join).
- */
+/* Library threads start only for runs that move this much (they cost 200-250 us to start and
+ * join). */
 #define CPU_THREADS_MIN_BYTES ((uint64_t)32 << 20)
 /* A caller's pool splits runs of at least this many output elements... */
 #define CPU_PARALLEL_MIN_ELEMENTS (1 << 16)
@@ -92,8 +92,8 @@
  * docs/tuning.md. */
 #define CL_TILE_MIN_ROWS 16
 
-/* ---- the runtime (host/runtime/; CLSEL_RUNTIME_MIN_DEVICE_BYTES is public, include/clsel.h) ----
- */
+/* ---- the runtime (host/runtime/; CLSEL_RUNTIME_MIN_DEVICE_BYTES is public, include/clsel.h)
+ * ---- */
 
 /* Device runs copy host data through output chunks of at most this many bytes (PoCL faults fresh
  * buffers in)... */

@@ -406,8 +406,8 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
                      : pick_run_loop(g->run_copies, g->element, g->run_bytes);
 }
 
-/* Levels 1 and 0 of a transposed input, level 1 innermost: dst[j n0 + i] = src[i step0 + j step1].
- */
+/* Levels 1 and 0 of a transposed input, level 1 innermost: dst[j n0 + i] = src[i step0 + j
+ * step1]. */
 #define TRANSPOSE_LOOP(W)                                                                 \
     static void transpose_##W(const cpu_gather_walk *g, const uint8_t *src, uint8_t *dst) \
     {                                                                                     \

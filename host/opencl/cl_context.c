@@ -102,8 +102,8 @@ static char *read_build_log(const clsel_cl_context *ctx, cl_program program)
     return log;
 }
 
-/* The program of one variant: from the disk cache, else built from source (then kept in the cache).
- */
+/* The program of one variant: from the disk cache, else built from source (then kept in the
+ * cache). */
 static clsel_status build_program(const clsel_cl_context *ctx, kernel_program *kp)
 {
     const clsel_cl_api *cl = ctx->cl;

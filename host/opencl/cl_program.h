@@ -33,8 +33,8 @@ extern const size_t clsel_priv_cl_source_size;
 
 /* The smallest rank class that walks `rank` dims (1 for rank 0). */
 int clsel_priv_cl_rank_class(int32_t rank);
-/* The variant's slot among KERNEL_VARIANTS; -1 for a width, rank class or kind that does not exist.
- */
+/* The variant's slot among KERNEL_VARIANTS; -1 for a width, rank class or kind that does not
+ * exist. */
 int clsel_priv_cl_variant_index(const kernel_variant *v);
 /* The 16-byte items each work-item takes, for elements of `width` bytes (tuning_constants.h). */
 unsigned clsel_priv_cl_items(size_t width);

@@ -10,8 +10,8 @@
 #include "common/options.h"
 #include "plan/plan.h"
 
-/* Tensor `op`'s element strides along its own axes: the caller's where given, else dense row-major.
- */
+/* Tensor `op`'s element strides along its own axes: the caller's where given, else dense
+ * row-major. */
 static void own_strides(const clsel_shape *shape, const clsel_strides *given, int op,
                         int64_t own[CLSEL_MAX_RANK])
 {

@@ -51,8 +51,8 @@ static inline int clsel_priv_plan_out_has_gaps(const clsel_plan *plan)
     return plan->reach[PLAN_OUT] != plan->out_count;
 }
 
-/* Bytes a run moves: every input's and the output's touched bytes (clsel_priv_plan_tensor_bytes).
- */
+/* Bytes a run moves: every input's and the output's touched bytes
+ * (clsel_priv_plan_tensor_bytes). */
 uint64_t clsel_priv_plan_bytes_moved(const clsel_plan *plan);
 
 /* Bytes of one element of tensor `op`: 1 for cond, the plan's element size otherwise. */

@@ -1,10 +1,10 @@
 /* plan_iter.h - the one description of a run's iteration space that every back end walks: the
  * operand slots, the output's elements as an odometer over collapsed dims with each tensor's
- * element strides along them, the one counter that walks it on the host, the reshapes the back ends
- * make of it (dims swapped, moved or split, the space of blocks), and the one way a run is cut into
- * sub-ranges (boxes) for the kernels' 32-bit pieces, the runtime's chunks and the CPU path's
- * threads (plan_iter.c). Strides are data, signed and per tensor, the output's included: a back end
- * never assumes how a tensor is laid out beyond what the strides say. */
+ * element strides along them, the one counter that walks it on the host, the reshapes made of it
+ * (dims swapped, moved, flipped, sorted, collapsed or split; the space of blocks), and the one way
+ * a run is cut into sub-ranges (boxes) for the kernels' 32-bit pieces, the runtime's chunks and
+ * the CPU path's threads (plan_iter.c). Strides are data, signed and per tensor, the output's
+ * included: a back end never assumes how a tensor is laid out beyond what the strides say. */
 #ifndef CLSEL_HOST_PLAN_ITER_H
 #define CLSEL_HOST_PLAN_ITER_H
 
@@ -25,8 +25,8 @@ enum {
 /* A tensor's name in messages and reports: "cond", "then", "else", "out". */
 const char *clsel_priv_operand_name(int op);
 
-/* Bytes of one element of tensor `op` in a run of `elem_size`-byte values: cond's are single bytes.
- */
+/* Bytes of one element of tensor `op` in a run of `elem_size`-byte values: cond's are single
+ * bytes. */
 static inline size_t clsel_priv_operand_width(int op, size_t elem_size)
 {
     return op == PLAN_COND ? 1 : elem_size;
@@ -68,9 +68,10 @@ void clsel_priv_plan_iter_span(const plan_iter *it, int t, int64_t *lo, int64_t 
 /* Whether tensor `t` lies contiguously in the odometer's order: element i at base + i. */
 int clsel_priv_plan_iter_dense(const plan_iter *it, int t);
 
-/* The one odometer over a space on the host: a place in it, its index along each dim and its
- * element offset in every tensor (base included). Walkers step it; none keeps indices of its own.
- */
+/* The host's odometer over a space: a place in it, its index along each dim and its element
+ * offset in every tensor (base included). The CPU walk steps its blocks with it and a split
+ * locates its boxes with it; only the gather's and scatter's loops inside a block still walk their
+ * own levels (their per-run cost decides the CPU path's speed on short rows). */
 typedef struct plan_counter {
     int64_t at[CLSEL_MAX_RANK];
     int64_t offset[PLAN_OPERANDS];
@@ -84,7 +85,7 @@ void clsel_priv_plan_counter_next(const plan_iter *it, plan_counter *c);
 void clsel_priv_plan_counter_skip(const plan_iter *it, plan_counter *c, int64_t k);
 
 /* Reshapes. Each leaves every element where it lies in every tensor: only the order of the walk
- * changes (swap, move) or the dims that describe it (split, blocks). */
+ * changes (swap, move, flip, sort) or the dims that describe it (collapse, split, blocks). */
 void clsel_priv_plan_iter_swap_dims(plan_iter *it, int32_t a, int32_t b);
 /* Dim d walked backwards: every tensor's base moves to the dim's far end, its stride negated. */
 void clsel_priv_plan_iter_flip_dim(plan_iter *it, int32_t d);

@@ -1,6 +1,6 @@
 /* plan_shape.c - shape rules of the three broadcast modes (docs/semantics.md, Shapes): output
- * shape, validation with messages that name the shapes, and which input axis feeds each output dim.
- */
+ * shape, validation with messages that name the shapes, and which input axis feeds each output
+ * dim. */
 #include <string.h>
 
 #include "common/error.h"

@@ -151,8 +151,8 @@ static void note_transfer(chunk_run *run, int set, cl_event event)
 }
 
 /* Uploads a box's input spans (and a strided output's), runs it over them and downloads its output,
- * all on the set's queue (in order: the set's buffers are reused only after its previous download).
- */
+ * all on the set's queue (in order: the set's buffers are reused only after its previous
+ * download). */
 static clsel_status run_box(chunk_run *run, int set, const plan_iter *box)
 {
     const clsel_cl_api *cl = run->rt->cl;

@@ -2,8 +2,8 @@
  * runs (and, under AUTO, on a device that does not share host memory and was measured slower than
  * the CPU path), otherwise on the runtime's device, in place or copied in chunks
  * (runtime_device.c). If the device fails part-way, the whole run is done again on the CPU path:
- * the caller gets the right result rather than half of one, told so by clsel_runtime_last_run_path.
- */
+ * the caller gets the right result rather than half of one, told so by
+ * clsel_runtime_last_run_path. */
 #include <stdio.h>
 #include <time.h>
 

@@ -10,8 +10,7 @@
  * dims, each input repeated or tiled over some of them): the CPU path's shuffled gathers
  * at their edges. --small-pieces and --small-blocks set the library's internal knobs
  * (host/common/tuning.h; the test links libclsel.a) so that code that otherwise runs only
- * on huge tensors runs on these small ones.
- */
+ * on huge tensors runs on these small ones. */
 #include <stdlib.h>
 #include <string.h>
 

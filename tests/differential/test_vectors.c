@@ -3,8 +3,7 @@
  * clsel_check_dtypes, listed data through the CPU path (or OpenCL) against the listed
  * results, and every valid shape with random data against the oracle.
  *
- *   test_vectors --vectors path/to/select_vectors.json [--path cpu|opencl] [openvino] [onednn]
- */
+ *   test_vectors --vectors path/to/select_vectors.json [--path cpu|opencl] [openvino] [onednn] */
 #include <math.h>
 #include <string.h>
 

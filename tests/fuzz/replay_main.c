@@ -2,8 +2,7 @@
  * seed corpus and every crash ever found, as regression tests in the normal build
  * (ctest fuzz_replay_*, also under ASan and UBSan in CI).
  *
- *   fuzz_replay_NAME FILE_OR_DIR...
- */
+ *   fuzz_replay_NAME FILE_OR_DIR... */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

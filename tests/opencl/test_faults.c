@@ -11,8 +11,7 @@
  *   test_faults [--max-faults N] [--stride N] [opencl_calls] [allocations]
  *   opencl_calls  the sweep over OpenCL calls (--stride > 1: every stride-th call only)
  *   allocations   the sweep over host allocations
- * Each sweep stops at its first clean run, or fails after --max-faults faults (2000).
- */
+ * Each sweep stops at its first clean run, or fails after --max-faults faults (2000). */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,8 +8,7 @@
  * not, must give exact results. Where the device runs native kernels (clsel_cl_context_path)
  * nothing is built, so nothing may be cached either: that is what each case checks there.
  *
- *   test_kernel_cache --dir DIR [CASE...]   (a folder of its own under DIR is used)
- */
+ *   test_kernel_cache --dir DIR [CASE...]   (a folder of its own under DIR is used) */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -270,8 +270,8 @@ static void test_in_place(void)
 }
 
 /* A strided then (reversed, element [0] at its buffer's end): the offset must leave room for every
- * byte below it, and the buffer for every byte above; the message names the tensor and the reach.
- */
+ * byte below it, and the buffer for every byte above; the message names the tensor and the
+ * reach. */
 static void test_strided_extents(void)
 {
     fixture f;

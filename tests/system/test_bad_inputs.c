@@ -5,8 +5,7 @@
  *
  *   test_bad_inputs --table bad_inputs.json [cpu] [opencl]
  *   cpu      the calls that need no OpenCL
- *   opencl   clsel_cl_enqueue, and runtime_run on a device
- */
+ *   opencl   clsel_cl_enqueue, and runtime_run on a device */
 #include <string.h>
 
 #include "check.h"

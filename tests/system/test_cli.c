@@ -3,8 +3,7 @@
  * tool's), every usage and failure path with its exit code and message, and no output
  * (or temporary file) left behind on failure.
  *
- *   test_cli --tool PATH/TO/clsel --dir SCRATCH_DIR [CASE...]
- */
+ *   test_cli --tool PATH/TO/clsel --dir SCRATCH_DIR [CASE...] */
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>

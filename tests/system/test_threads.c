@@ -11,8 +11,7 @@
  *               by the threads, each with its own in-order queue, each making --runs
  *               enqueues of random plans at random output offsets.
  *   runtime     The same threads and plans share one runtime (clsel_runtime_run), on its
- *               whole-tensor and chunked paths (--runs / 10 + 1 runs each, three times).
- */
+ *               whole-tensor and chunked paths (--runs / 10 + 1 runs each, three times). */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>

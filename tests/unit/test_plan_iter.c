@@ -3,8 +3,7 @@
  * strides, bases), the counter (at, next, skip), spans, density, every reshape (swap, move, flip,
  * sort, collapse, split a dim, the space of blocks) and the split into boxes, element by element.
  *
- *   test_plan_iter [--cases N] [--seed S] [CASE...]
- */
+ *   test_plan_iter [--cases N] [--seed S] [CASE...] */
 #include <string.h>
 
 #include "check.h"

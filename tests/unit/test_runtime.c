@@ -10,8 +10,7 @@
  *   --quick      for the slow implementations: without the AUTO measurement of a discrete
  *                device, whose runs of 8M elements take a simulated device (Oclgrind)
  *                minutes, and without runs from several threads at once (Oclgrind 21.10
- *                runs one kernel at a time and aborts when two threads launch together)
- */
+ *                runs one kernel at a time and aborts when two threads launch together) */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -25,8 +25,8 @@ typedef struct bench_options {
     int views;     /* the view cases instead of the named ones (--views) */
 } bench_options;
 
-/* The case table a run of named cases goes through: bench_cases, or bench_view_cases with --views.
- */
+/* The case table a run of named cases goes through: bench_cases, or bench_view_cases with
+ * --views. */
 const bench_case *bench_case_table(const bench_options *options, size_t *count);
 
 typedef struct bench_result {

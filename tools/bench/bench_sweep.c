@@ -167,8 +167,8 @@ static const clsel_dtype dtypes_by_width[4][3] = {{CLSEL_U8, CLSEL_I8, CLSEL_BOO
 
 const char *const bench_sweep_draw_names[SWEEP_DRAWS] = {"mixed", "broad", "short"};
 
-/* The output bytes of each size class (SWEEP_SIZE_*): the draw picks log-uniformly between the two.
- */
+/* The output bytes of each size class (SWEEP_SIZE_*): the draw picks log-uniformly between the
+ * two. */
 static const double size_bytes[SWEEP_SIZES][2] = {
     [SWEEP_SIZE_FULL] = {64 << 20, 128 << 20},
     [SWEEP_SIZE_QUICK] = {2 << 20, 4 << 20},

@@ -20,7 +20,8 @@
         }                                                                                  \
     }                                                                                      \
     CPU_ROWS_FN(, row_##T##_##CV##TV##EV)
-/* clang-format off: one function a line (the formatter packs macro calls that end in no ';') */
+/* Not formatted: one function a line (the formatter packs macro calls that end in no ';'). */
+/* clang-format off */
 #define CLSEL_ROW_FNS(T)     \
     CLSEL_ROW_FN(T, 0, 0, 0) \
     CLSEL_ROW_FN(T, 0, 0, 1) \

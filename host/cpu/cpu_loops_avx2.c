@@ -176,7 +176,8 @@ AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t le
     ROW_PICK(W, TV, EV, 1)                       \
     LOOPS(blend_##W##_##TV##EV, W, T, 1, TV, EV) \
     CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_0) CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_1)
-/* clang-format off: one function a line (the formatter packs macro calls that end in no ';') */
+/* Not formatted: one function a line (the formatter packs macro calls that end in no ';'). */
+/* clang-format off */
 #define ROWS(W, T)                 \
     BLEND_VEC(W, T, 0, 0)          \
     BLEND_VEC(W, T, 0, 1)          \
@@ -221,7 +222,8 @@ ROWS(8, uint64_t)
 #define SPLATS_AVX2(E, SET1, T)                  \
     SPLAT_AVX2(splat32_avx2_##E, E, SET1, T, 32) \
     SPLAT_AVX2(splat_avx2_##E, E, SET1, T, 0)
-/* clang-format off: one function a line */
+/* Not formatted: one function a line. */
+/* clang-format off */
 SPLATS_AVX2(1, _mm256_set1_epi8, char)
 SPLATS_AVX2(2, _mm256_set1_epi16, short)
 SPLATS_AVX2(4, _mm256_set1_epi32, int)

@@ -5,51 +5,8 @@
 
 #include <string.h>
 
-#define S0    \
-    {         \
-        0,    \
-        {     \
-            0 \
-        }     \
-    }
-#define S1(a) \
-    {         \
-        1,    \
-        {     \
-            a \
-        }     \
-    }
-#define S2(a, b) \
-    {            \
-        2,       \
-        {        \
-            a, b \
-        }        \
-    }
-#define S3(a, b, c) \
-    {               \
-        3,          \
-        {           \
-            a, b, c \
-        }           \
-    }
-#define S4(a, b, c, d) \
-    {                  \
-        4,             \
-        {              \
-            a, b, c, d \
-        }              \
-    }
-#define S8(a, b, c, d, e, f, g, h) \
-    {                              \
-        8,                         \
-        {                          \
-            a, b, c, d, e, f, g, h \
-        }                          \
-    }
+#include "bench_literals.h"
 
-#define NUMPY CLSEL_BROADCAST_NUMPY, -1, CLSEL_COND_ONE_WAY
-#define NUMPY2 CLSEL_BROADCAST_NUMPY, -1, CLSEL_COND_BIDIRECTIONAL
 #define M64 (1 << 26)
 #define M32 (1 << 25)
 #define Q (1 << 20)

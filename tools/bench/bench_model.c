@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_literals.h"
 #include "bench_sweep.h"
 #include "clsel_cl.h"
 
@@ -23,50 +24,6 @@ typedef struct model_case {
     int64_t strides[4][CLSEL_MAX_RANK];
 } model_case;
 
-#define S0    \
-    {         \
-        0,    \
-        {     \
-            0 \
-        }     \
-    }
-#define S1(a) \
-    {         \
-        1,    \
-        {     \
-            a \
-        }     \
-    }
-#define S2(a, b) \
-    {            \
-        2,       \
-        {        \
-            a, b \
-        }        \
-    }
-#define S3(a, b, c) \
-    {               \
-        3,          \
-        {           \
-            a, b, c \
-        }           \
-    }
-#define S4(a, b, c, d) \
-    {                  \
-        4,             \
-        {              \
-            a, b, c, d \
-        }              \
-    }
-#define S8(a, b, c, d, e, f, g, h) \
-    {                              \
-        8,                         \
-        {                          \
-            a, b, c, d, e, f, g, h \
-        }                          \
-    }
-#define NUMPY CLSEL_BROADCAST_NUMPY, -1, CLSEL_COND_ONE_WAY
-#define NUMPY2 CLSEL_BROADCAST_NUMPY, -1, CLSEL_COND_BIDIRECTIONAL
 #define ALL_STRIDED (CLSEL_STRIDED(0) | CLSEL_STRIDED(1) | CLSEL_STRIDED(2) | CLSEL_STRIDED(3))
 #define INPUTS_STRIDED (CLSEL_STRIDED(0) | CLSEL_STRIDED(1) | CLSEL_STRIDED(2))
 enum {

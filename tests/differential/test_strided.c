@@ -350,6 +350,37 @@ static void test_any(void)
            (long long)case_count, run, (unsigned long long)seed, compared[chosen_path]);
 }
 
+/* A shape of `rank` dims, each drawn from `sizes` and halved while the element count would pass
+ * `most`. */
+static clsel_shape draw_dims(rng *r, int rank, const int64_t *sizes, size_t n, int64_t most)
+{
+    clsel_shape s = {rank, {0}};
+    int64_t count = 1;
+    for (int a = 0; a < rank; ++a) {
+        s.dims[a] = sizes[rng_below(r, n)];
+        while (count * s.dims[a] > most)
+            s.dims[a] /= 2;
+        count *= s.dims[a];
+    }
+    return s;
+}
+
+/* `cases` cases drawn by `draw` (from seed + offset), each in a random dtype, with the inputs
+ * laid as `laid` says. */
+static void run_laid(const char *what, int laid, uint64_t offset, int64_t cases,
+                     oracle_case (*draw)(rng *))
+{
+    rng r = {seed + offset};
+    inputs_laid = laid;
+    long run = 0;
+    for (int64_t i = 0; i < cases; ++i) {
+        const oracle_case c = draw(&r);
+        run += run_case(&c, all_dtypes[rng_below(&r, 13)], &r);
+    }
+    inputs_laid = LAID_ANY;
+    printf("%ld %s cases, seed %llu\n", run, what, (unsigned long long)(seed + offset));
+}
+
 /* Inputs transposed (Fortran order) against outputs of any layout, at sizes where the CPU path
  * walks tiles (dims of 64-1000: chunks of dim 0 by rows, inputs read a line at a time) and the
  * kernels read element by element. */
@@ -360,15 +391,8 @@ static oracle_case transposed_case(rng *r)
     c.mode = CLSEL_BROADCAST_NUMPY;
     c.cond_broadcast = CLSEL_COND_BIDIRECTIONAL;
     const int rank = 2 + (int)rng_below(r, 2);
-    clsel_shape s = {rank, {0}};
     static const int64_t sizes[] = {64, 96, 128, 130, 200, 256, 3, 7, 1000};
-    int64_t count = 1;
-    for (int a = 0; a < rank; ++a) {
-        s.dims[a] = sizes[rng_below(r, sizeof sizes / sizeof sizes[0])];
-        while (count * s.dims[a] > 400000)
-            s.dims[a] /= 2;
-        count *= s.dims[a];
-    }
+    const clsel_shape s = draw_dims(r, rank, sizes, sizeof sizes / sizeof sizes[0], 400000);
     for (int op = 0; op < 3; ++op)
         c.shape[op] = s;
     if (rng_below(r, 3) == 0)
@@ -378,15 +402,7 @@ static oracle_case transposed_case(rng *r)
 
 static void test_transposed(void)
 {
-    rng r = {seed + 1};
-    inputs_laid = LAID_FORTRAN;
-    long run = 0;
-    for (int64_t i = 0; i < case_count / 40 + 1; ++i) {
-        const oracle_case c = transposed_case(&r);
-        run += run_case(&c, all_dtypes[rng_below(&r, 13)], &r);
-    }
-    inputs_laid = LAID_ANY;
-    printf("%ld transposed cases, seed %llu\n", run, (unsigned long long)seed + 1);
+    run_laid("transposed", LAID_FORTRAN, 1, case_count / 40 + 1, transposed_case);
 }
 
 /* Permuted dense inputs (an NHWC tensor read as NCHW, a transpose) beside broadcast ones, rank 2-4,
@@ -400,15 +416,8 @@ static oracle_case permuted_case(rng *r)
     c.mode = CLSEL_BROADCAST_NUMPY;
     c.cond_broadcast = CLSEL_COND_BIDIRECTIONAL;
     const int rank = 2 + (int)rng_below(r, 3);
-    clsel_shape s = {rank, {0}};
     static const int64_t sizes[] = {1, 2, 5, 15, 16, 17, 31, 63, 64, 65, 100, 130};
-    int64_t count = 1;
-    for (int a = 0; a < rank; ++a) {
-        s.dims[a] = sizes[rng_below(r, sizeof sizes / sizeof sizes[0])];
-        while (count * s.dims[a] > 60000)
-            s.dims[a] /= 2;
-        count *= s.dims[a];
-    }
+    const clsel_shape s = draw_dims(r, rank, sizes, sizeof sizes / sizeof sizes[0], 60000);
     for (int op = 0; op < 3; ++op) {
         c.shape[op] = s;
         for (int a = 0; a < rank; ++a)
@@ -420,15 +429,7 @@ static oracle_case permuted_case(rng *r)
 
 static void test_permuted(void)
 {
-    rng r = {seed + 2};
-    inputs_laid = LAID_PERMUTED;
-    long run = 0;
-    for (int64_t i = 0; i < case_count / 8 + 1; ++i) {
-        const oracle_case c = permuted_case(&r);
-        run += run_case(&c, all_dtypes[rng_below(&r, 13)], &r);
-    }
-    inputs_laid = LAID_ANY;
-    printf("%ld permuted cases, seed %llu\n", run, (unsigned long long)seed + 2);
+    run_laid("permuted", LAID_PERMUTED, 2, case_count / 8 + 1, permuted_case);
 }
 
 static const test_case cases[] = {

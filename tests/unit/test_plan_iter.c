@@ -13,21 +13,16 @@
 static int64_t case_count = 2000;
 static uint64_t seed = 1;
 
-/* Element `index`'s offsets, by the definition: base + sum of index_d * stride_d, index_d the
- * mixed-radix digits. */
-static void reference_offsets(const plan_iter *it, int64_t index, int64_t offsets[PLAN_OPERANDS])
+/* The mixed-radix digits of `index`: its coordinates along each dim, innermost first. */
+static void coords_of(const plan_iter *it, int64_t index, int64_t at[CLSEL_MAX_RANK])
 {
-    for (int t = 0; t < PLAN_OPERANDS; ++t)
-        offsets[t] = it->base[t];
     for (int32_t d = 0; d < it->rank; ++d) {
-        const int64_t digit = index % it->dims[d];
+        at[d] = index % it->dims[d];
         index /= it->dims[d];
-        for (int t = 0; t < PLAN_OPERANDS; ++t)
-            offsets[t] += digit * it->strides[t][d];
     }
 }
 
-/* The offsets of the element at coordinates `at`. */
+/* The offsets of the element at coordinates `at`: base + sum of at_d * stride_d. */
 static void offsets_at(const plan_iter *it, const int64_t at[CLSEL_MAX_RANK],
                        int64_t offsets[PLAN_OPERANDS])
 {
@@ -38,12 +33,12 @@ static void offsets_at(const plan_iter *it, const int64_t at[CLSEL_MAX_RANK],
     }
 }
 
-static void coords_of(const plan_iter *it, int64_t index, int64_t at[CLSEL_MAX_RANK])
+/* Element `index`'s offsets, by the definition: at its coordinates. */
+static void reference_offsets(const plan_iter *it, int64_t index, int64_t offsets[PLAN_OPERANDS])
 {
-    for (int32_t d = 0; d < it->rank; ++d) {
-        at[d] = index % it->dims[d];
-        index /= it->dims[d];
-    }
+    int64_t at[CLSEL_MAX_RANK];
+    coords_of(it, index, at);
+    offsets_at(it, at, offsets);
 }
 
 static int same_offsets(const int64_t a[PLAN_OPERANDS], const int64_t b[PLAN_OPERANDS])

@@ -113,25 +113,25 @@ ELEMENT_LOOP(4)
 ELEMENT_LOOP(8)
 
 /* Runs of a short row tiled along a broadcast dim (f64 [N,1,7] against [N,3,7]): each run of
- * tile_bytes (32 to CPU_TILE_RUN_MOST) read once into registers and stored `tiles` times, one or
- * two 32-byte moves a tile, in one call for all of them (a run copy and a replicate per row cost
- * three calls per row: 41 % fewer instructions on that pattern, callgrind). */
+ * tile_bytes (32 to CPU_TILE_RUN_MOST) read once into registers, as its first and its last 32
+ * bytes, and stored `tiles` times, in one call for all of them (a run copy and a replicate per row
+ * cost three calls per row: 41 % fewer instructions on that pattern, callgrind). Both loads lie
+ * within the tile; a copy of it in memory, read back at an offset, waited on store forwarding every
+ * row (the f64 pattern's stores ran at 1.8x the time). */
 static void copy_tiled(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,
                        int64_t n, int64_t step, const uint8_t *src_end)
 {
+    (void)src_end;
     const size_t tile = g->tile_bytes, bytes = g->run_bytes;
     const int64_t tiles = g->tiles;
     for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {
-        uint8_t v[CPU_TILE_RUN_MOST];
-        if (src_end - src >= CPU_TILE_RUN_MOST)
-            memcpy(v, src, CPU_TILE_RUN_MOST);
-        else
-            copy_run(v, src, tile);
+        uint8_t head[32], tail[32];
+        memcpy(head, src, 32);
+        memcpy(tail, src + tile - 32, 32);
         for (int64_t j = 0; j < tiles; ++j) {
             uint8_t *at = dst + (size_t)j * tile;
-            memcpy(at, v, 32);
-            if (tile > 32)
-                memcpy(at + tile - 32, v + tile - 32, 32);
+            memcpy(at, head, 32);
+            memcpy(at + tile - 32, tail, 32);
         }
     }
 }
@@ -166,15 +166,22 @@ static void replicate(uint8_t *dst, size_t size, int64_t n)
             for (size_t i = 0; i < 32; i += 8)
                 memcpy(dst + at + i, &p, 8);
     } else if (size <= 32) {
-        /* doubled up to 64 bytes or more (a byte loop with a division per byte cost 5 instructions
-         * per output byte) */
-        uint8_t pattern[128];
-        memcpy(pattern, dst, size);
-        for (size_t have = size; have < 64; have *= 2)
-            memcpy(pattern + have, pattern, have);
-        const size_t advance = 32 / size * size;
-        for (size_t at = size; at < total; at += advance)
-            memcpy(dst + at, pattern, 32);
+        /* Tiles laid side by side up to 128 bytes, each from one 32-byte load of the first (its
+         * bytes past the tile overwritten by the next), then a window that stays in registers:
+         * 128-byte stores of whole tiles while they fit, then 32-byte ones. Doubling with memcpy
+         * (rep movs, and `pattern` reloaded after every store to dst) cost more than the stores:
+         * u8 tiles of 20 bytes, 31 a row. The gather buffer's slack makes the load safe. */
+        uint8_t tile[32], pattern[128 + 32], window[128];
+        memcpy(tile, dst, sizeof tile);
+        const size_t built = total < 128 ? total : 128;
+        for (size_t at = 0; at < built; at += size)
+            memcpy(pattern + at, tile, sizeof tile);
+        memcpy(window, pattern, sizeof window);
+        size_t at = size;
+        for (const size_t advance = 128 / size * size; at + 128 <= total; at += advance)
+            memcpy(dst + at, window, 128);
+        for (const size_t advance = 32 / size * size; at < total; at += advance)
+            memcpy(dst + at, window, 32);
     } else {
         for (size_t have = size; have < total;) {
             size_t chunk = total - have < have ? total - have : have;

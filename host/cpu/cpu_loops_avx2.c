@@ -293,17 +293,21 @@ AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_table *t, int c, const
 AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const uint8_t *src,
                                 int64_t count, int64_t dst_advance)
 {
+    /* The table's fields read once: a store through dst may alias them, and reloading them after
+     * every store made the loop wait on its own stores. */
+    const int pieces = t->pieces, two = t->two[0];
+    const int64_t advance = t->advance, from = t->from[0];
     if (t->shared) {
-        for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += t->advance) {
+        for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += advance) {
             const __m256i low =
-                _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(src + t->from[0])));
-            const __m256i high = t->two[0] ? _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                                                 (const __m128i *)(src + t->from[0] + 16)))
-                                           : low;
-            for (int c = 0; c < t->pieces; c += 2) {
+                _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(src + from)));
+            const __m256i high = two ? _mm256_broadcastsi128_si256(
+                                           _mm_loadu_si128((const __m128i *)(src + from + 16)))
+                                     : low;
+            for (int c = 0; c < pieces; c += 2) {
                 __m256i v =
                     _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
-                if (t->two[0])
+                if (two)
                     v = _mm256_or_si256(
                         v, _mm256_shuffle_epi8(
                                high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));

@@ -3,11 +3,14 @@
 # and the CPU path (one thread, then every core), the peers on the same cases, a sweep of
 # random broadcast patterns on every path with numpy.where on the same patterns, the
 # runtime from Python (bench/runtime.py), the first select of a process under each
-# kernel-cache state (bench/first_call.sh), bench/report.py, and strided views against
-# numpy.where and copy-then-select (bench/strided.py). Full sizes write
+# kernel-cache state (bench/first_call.sh), bench/report.py, strided views against
+# numpy.where and copy-then-select (bench/strided.py), and the short-row tail (the sweep's
+# short draw on one thread, bench/tail_report.py). Full sizes write
 # docs/performance.md, docs/performance.png and docs/performance_sweep.png (about 25
-# minutes here); --quick writes build/bench/ in seconds. CLSEL_SWEEP=N and CLSEL_SEED=S
-# change the sweep (default 100 patterns, seed 1). Needs a build (cmake --build build)
+# minutes here); --quick writes build/bench/ in seconds; --tail reruns only the tail's
+# section of docs/performance.md (two minutes). CLSEL_SWEEP=N and CLSEL_SEED=S change the
+# sweep (default 100 patterns, seed 1), CLSEL_TAIL=N the tail's (default 60 patterns, the
+# same seed). Needs a build (cmake --build build)
 # and ci/setup.sh's virtual environment. CLSEL_BUILD names another build folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,14 +18,30 @@ build="${CLSEL_BUILD:-build}"
 out="$build/bench"
 mkdir -p "$out"
 size=() docs=docs repeat=20 sweep="${CLSEL_SWEEP:-100}" seed="${CLSEL_SEED:-1}" strided_size=()
+tail_patterns="${CLSEL_TAIL:-60}" only_tail=0
 if [ "${1:-}" = "--quick" ]; then
     size=(--quick) docs="$out" repeat=5 sweep="${CLSEL_SWEEP:-8}" strided_size=(--rows 256 --cols 384 --repeat 3)
+    tail_patterns="${CLSEL_TAIL:-8}"
+elif [ "${1:-}" = "--tail" ]; then
+    only_tail=1
 elif [ $# -gt 0 ]; then
-    echo "usage: bench/run.sh [--quick]" >&2
+    echo "usage: bench/run.sh [--quick | --tail]" >&2
     exit 2
 fi
 python="$build/venv/bin/python"
 [ -x "$python" ] || python=python3
+
+# The short-row tail on the OpenCL device and the CPU path on one thread, and its section.
+run_tail() {
+    "$build/bin/clsel" bench --device all --threads 1 --sweep "$tail_patterns" --draw short --seed "$seed" \
+        "${size[@]}" --json "$out/tail.json" | tee "$out/tail.txt"
+    PYTHONPATH=bench "$python" bench/tail_report.py "$out/tail.json" --markdown "$docs/performance.md"
+}
+if [ "$only_tail" = 1 ]; then
+    run_tail
+    echo "bench/run.sh: wrote the tail's section of $docs/performance.md"
+    exit 0
+fi
 
 # An empty PoCL kernel cache for this run, so that the first program build is a cold one.
 cache="$(mktemp -d)"
@@ -45,4 +64,5 @@ for run in bench/results/*/bench.json; do [ -f "$run" ] && gpu_runs+=(--gpu "$ru
     --sweep "$out/sweep.json" --sweep-peers "$out/sweep_peers.json" --sweep-chart "$docs/performance_sweep.png" \
     --runtime "$out/runtime.json" --first-call "$out/first_call.json" "${gpu_runs[@]}"
 PYTHONPATH=python:bench "$python" bench/strided.py "${strided_size[@]}" --markdown "$docs/performance.md"
+run_tail
 echo "bench/run.sh: wrote $docs/performance.md, $docs/performance.png and $docs/performance_sweep.png"

@@ -1,0 +1,97 @@
+"""The short-row tail's section of docs/performance.md: `clsel bench --sweep N --draw short`
+(patterns whose gathers repeat with a short period: an element repeated over a short dim, a
+short row tiled, interleaved; tools/bench/bench_sweep.c gives the draw) per path, against
+the tail's targets (min >= 50 %, 10th percentile >= 75 %, median >= 90 % of the copy on one
+thread), with the worst patterns by name.
+
+Usage: bench/tail_report.py TAIL_JSON [--markdown docs/performance.md]
+Without --markdown the section is printed; with it, it replaces (or is appended as) the
+section between the tail markers of that file. bench/run.sh runs it after bench/report.py,
+and `bench/run.sh --tail` runs only the tail's sweep and this section.
+"""
+import argparse
+import datetime
+import os
+import platform
+import re
+
+import sweep_report
+
+TARGET_MIN, TARGET_P10, TARGET_MEDIAN = 50.0, 75.0, 90.0
+BEGIN, END = "<!-- tail: written by bench/tail_report.py -->", "<!-- /tail -->"
+
+
+def verdict(mn, p10, med):
+    ok = mn >= TARGET_MIN and p10 >= TARGET_P10 and med >= TARGET_MEDIAN
+    return "**met**" if ok else "**missed**"
+
+
+def processor():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown processor"
+
+
+def section(reports):
+    info = reports[0].get("sweep", {})
+    command = (f"clsel bench --device all --threads 1 --sweep {info.get('patterns', '?')} --draw short "
+               f"--seed {info.get('seed', '?')}")
+    lines = [BEGIN, "## The short-row tail", "",
+             f"Written by `bench/tail_report.py` on {datetime.date.today()} ({processor()}, {os.cpu_count()} cores) "
+             f"from `{command}` (bench/run.sh; `bench/run.sh --tail` reruns only this section): the sweep's "
+             "short draw, where the CPU path gathers short periodic runs (an element repeated over a short dim, a "
+             "short row tiled, both interleaved) instead of streaming rows, outputs of 64-128 MiB. % of the copy "
+             "on the same device, capped at 100 %, as in the sweep above.", "",
+             "| path | patterns | min | 10th percentile | median | below 75 % | target (min >= 50 %, "
+             "10th >= 75 %, median >= 90 %) |",
+             "|---|---:|---:|---:|---:|---:|---|"]
+    for r in reports:
+        cases = sweep_report.ran(r)
+        if not cases:
+            continue
+        mn, p10, med = sweep_report.distribution(cases, lambda c: c["pct_of_copy"])
+        one_thread = r["device_kind"] == "opencl" or r.get("threads", 1) == 1
+        target = verdict(mn, p10, med) if one_thread else "(reported)"
+        lines.append(f"| {sweep_report.path_name(r)} | {len(cases)} | {mn:.0f} % | {p10:.0f} % | {med:.0f} % | "
+                     f"{sum(c['pct_of_copy'] < 75 for c in cases)} | {target} |")
+    for r in reports:
+        cases = sorted(sweep_report.ran(r), key=lambda c: c["pct_of_copy"])[:sweep_report.WORST]
+        if not cases:
+            continue
+        lines += ["", f"Worst tail patterns, {sweep_report.path_name(r)}:", "",
+                  "| pattern | dtype | elements | ms | % of copy | shapes |", "|---|---|---:|---:|---:|---|"]
+        lines += [f"| `{c['name']}` | {c['dtype']} | {c['elements']:,} | {c['median_ms']:.2f} | "
+                  f"{c['pct_of_copy']:.0f} % | {c['what']} |" for c in cases]
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def write_section(path, text):
+    """Replaces (or appends) the tail's section of a Markdown file."""
+    old = open(path).read() if os.path.exists(path) else ""
+    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    new = pattern.sub(lambda _: text, old) if pattern.search(old) else old.rstrip("\n") + "\n\n" + text
+    with open(path, "w") as f:
+        f.write(new.rstrip("\n") + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tail", help="clsel bench --sweep N --draw short --json output")
+    parser.add_argument("--markdown", help="a Markdown file whose tail section this replaces")
+    options = parser.parse_args()
+    reports = sweep_report.load(options.tail)
+    text = section(reports if isinstance(reports, list) else [reports])
+    if options.markdown:
+        write_section(options.markdown, text)
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()

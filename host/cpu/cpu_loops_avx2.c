@@ -245,21 +245,51 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
     size_t done = 0;
     const uint8_t *s = src;
     if (phases == 1) {
+        /* two pieces a step, one 32-byte store (the stores bound this loop) */
         const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[0]);
+        const __m256i orders = _mm256_broadcastsi128_si256(order);
         const size_t advance = g->advance[0];
+        for (; done + 16 < total && (size_t)(src_end - s) >= advance + 16;
+             done += 32, s += 2 * advance) {
+            const __m256i v =
+                _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)s)),
+                                        _mm_loadu_si128((const __m128i *)(s + advance)), 1);
+            _mm256_storeu_si256((__m256i *)(dst + done), _mm256_shuffle_epi8(v, orders));
+        }
         for (; done < total && (size_t)(src_end - s) >= 16; done += 16, s += advance)
             _mm_storeu_si128((__m128i *)(dst + done),
                              _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)s), order));
     } else {
-        /* Whole periods only: one can be 240 bytes, past the buffer's slack. */
+        /* Whole periods only: one can be 240 bytes, past the buffer's slack. Pieces two at a time
+         * (a 32-byte store), an odd last one alone; the table copied first into locals, which no
+         * store to dst can change, so that the loop does not reload it after every store. */
+        __m256i pair_order[8];
+        size_t from[16];
+        const int pairs = phases / 2;
+        for (int q = 0; q < pairs; ++q)
+            pair_order[q] = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)g->shuffle[2 * q])),
+                _mm_loadu_si128((const __m128i *)g->shuffle[2 * q + 1]), 1);
+        for (int p = 0; p < phases; ++p)
+            from[p] = g->from[p];
+        const __m128i last_order = _mm_loadu_si128((const __m128i *)g->shuffle[phases - 1]);
+        const size_t last_at = 16 * (size_t)(phases - 1),
+                     period_advance = (size_t)g->period_advance;
         for (; done + period <= total && (size_t)(src_end - s) >= reach;
-             done += period, s += g->period_advance)
-            for (int p = 0; p < phases; ++p) {
-                const __m128i order = _mm_loadu_si128((const __m128i *)g->shuffle[p]);
-                const __m128i v = _mm_loadu_si128((const __m128i *)(s + g->from[p]));
-                _mm_storeu_si128((__m128i *)(dst + done + 16 * (size_t)p),
-                                 _mm_shuffle_epi8(v, order));
+             done += period, s += period_advance) {
+            for (int q = 0; q < pairs; ++q) {
+                const __m256i v = _mm256_inserti128_si256(
+                    _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + from[2 * q]))),
+                    _mm_loadu_si128((const __m128i *)(s + from[2 * q + 1])), 1);
+                _mm256_storeu_si256((__m256i *)(dst + done + 32 * (size_t)q),
+                                    _mm256_shuffle_epi8(v, pair_order[q]));
             }
+            if (phases % 2)
+                _mm_storeu_si128(
+                    (__m128i *)(dst + done + last_at),
+                    _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(s + from[phases - 1])),
+                                     last_order));
+        }
     }
     for (size_t k = done / run; k < (size_t)n; ++k) {
         uint8_t pattern[16];

@@ -346,8 +346,8 @@ AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const 
         }
         return;
     }
-    for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += t->advance)
-        for (int c = 0; c < t->pieces; c += 2)
+    for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += advance)
+        for (int c = 0; c < pieces; c += 2)
             _mm256_storeu_si256((__m256i *)(dst + 16 * c), shuffle_pair(t, c, src));
 }
 

@@ -14,7 +14,7 @@
  * patterns against 8 KiB, as the prefetcher follows longer stretches. */
 #define CPU_BLOCK_BYTES 65536
 /* The one stack buffer that a block's gathered inputs share. */
-#define CPU_GATHER_BYTES 32768
+#define CPU_GATHER_BYTES 65536
 /* Rows this long are walked a row per piece, shorter ones gathered (knob
  * CLSEL_PRIV_KNOB_LONG_ROW). */
 #define CPU_LONG_ROW_BYTES 1024

@@ -8,12 +8,38 @@
 # builds again with AddressSanitizer and UndefinedBehaviorSanitizer and runs the C tests
 # again under them (PoCL's and LLVM's own allocations are exempt from leak checks:
 # tests/support/lsan.supp), builds with ThreadSanitizer for the CPU path and thread tests
-# (label tsan), and runs each libFuzzer harness for a minute (ci/fuzz.sh). The C sources'
-# format is a test of its own (format: ci/format.sh --check, clang-format 14).
+# (label tsan), runs the static analyzers (ci/analyze.sh: scan-build and cppcheck, no
+# finding allowed) and each libFuzzer harness for a minute (ci/fuzz.sh). The C sources'
+# format is a test of its own (format: ci/format.sh --check, clang-format 14). Each stage's
+# time is printed at the end, also when a stage fails.
 #   CLSEL_REQUIRE_OPENCL=0 ci/test.sh   lets the OpenCL tests skip where no device exists
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Stages: `stage NAME` ends the one before (its time kept) and starts NAME; the times are
+# printed when the script exits, however it exits.
+stage_names=() stage_seconds=() stage_now="" stage_began=$SECONDS
+stage() {
+  if [ -n "$stage_now" ]; then
+    stage_names+=("$stage_now")
+    stage_seconds+=($((SECONDS - stage_began)))
+  fi
+  stage_now="$1" stage_began=$SECONDS
+  [ -z "$1" ] || echo "== $1"
+}
+print_stages() {
+  local status=$?
+  stage ""
+  echo "ci/test.sh: stage times"
+  for i in "${!stage_names[@]}"; do
+    printf '  %4d s  %s\n' "${stage_seconds[$i]}" "${stage_names[$i]}"
+  done
+  printf '  %4d s  in all\n' "$SECONDS"
+  return "$status"
+}
+trap print_stages EXIT
+
+stage "setup (ci/setup.sh)"
 ci/setup.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -48,31 +74,31 @@ if [ -x build/venv/bin/python ] &&
   openvino=(-DCLSEL_OPENVINO=ON "-DOpenVINO_DIR=$openvino_dir")
 fi
 
-echo "== build (Release, -Werror)"
+stage "build (Release, -Werror)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLSEL_WERROR=ON "${openvino[@]}" >/dev/null
 cmake --build build -j "$jobs"
-echo "== tests"
+stage "tests"
 (cd build && ctest --output-on-failure -j "$jobs" -LE "large|oclgrind|rusticl|gpu_script")
-echo "== ci/gpu.sh on the CPU device with an unpacked loader (label gpu_script)"
+stage "ci/gpu.sh on the CPU device with an unpacked loader (label gpu_script)"
 (cd build && ctest --output-on-failure -L gpu_script)
 
-echo "== kernels on Oclgrind (label oclgrind)"
+stage "kernels on Oclgrind (label oclgrind)"
 (cd build && CLSEL_REQUIRE_OCLGRIND=1 ctest --output-on-failure -j "$jobs" -L oclgrind)
-echo "== kernels on Mesa rusticl (label rusticl)"
+stage "kernels on Mesa rusticl (label rusticl)"
 (cd build && CLSEL_REQUIRE_RUSTICL=1 ctest --output-on-failure -j "$jobs" -L rusticl)
 
 # Tensors past 2^31 elements and the device's allocation limit need up to ~14 GiB and a
 # few minutes; each test reports itself skipped when the memory is not there.
-echo "== large tests (label large)"
+stage "large tests (label large)"
 (cd build && ctest --output-on-failure -L large) | tee build/large-tests.log
 if grep -q "Skipped\|Not Run" build/large-tests.log; then
   echo "ci/test.sh: some large tests did not run on this machine (not enough memory): see above"
 fi
 
-echo "== build (ASan + UBSan)"
+stage "build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLSEL_WERROR=ON -DCLSEL_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$jobs"
-echo "== C tests under ASan + UBSan"
+stage "C tests under ASan + UBSan"
 # LeakSanitizer's leak check at a process's exit stops every thread through a tracer
 # that, now and then, crashes while a driver's threads (PoCL's) are exiting: "Tracer
 # caught signal 11" after a test whose checks all passed (google/sanitizers#1353, open).
@@ -83,12 +109,14 @@ if ! (cd build-asan && ctest --output-on-failure -LE "install|python|large|oclgr
   echo "ci/test.sh: LeakSanitizer's tracer crashed at an exit; the failed tests run again"
   (cd build-asan && ctest --output-on-failure --rerun-failed)
 fi
-echo "== build (ThreadSanitizer)"
+stage "build (ThreadSanitizer)"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLSEL_WERROR=ON -DCLSEL_TSAN=ON \
   -DCLSEL_BUILD_TOOLS=OFF >/dev/null
 cmake --build build-tsan -j "$jobs"
-echo "== CPU path, plan creation and thread tests under ThreadSanitizer (label tsan)"
+stage "CPU path, plan creation and thread tests under ThreadSanitizer (label tsan)"
 (cd build-tsan && ctest --output-on-failure -L tsan -j "$jobs")
-echo "== fuzzing (libFuzzer, ASan + UBSan, ${CLSEL_FUZZ_SECONDS:-60} s per harness)"
+stage "static analyzers (ci/analyze.sh)"
+ci/analyze.sh
+stage "fuzzing (libFuzzer, ASan + UBSan, ${CLSEL_FUZZ_SECONDS:-60} s per harness)"
 ci/fuzz.sh "${CLSEL_FUZZ_SECONDS:-60}"
 echo "ci/test.sh: all tests passed"

@@ -174,7 +174,7 @@ static int parse_header(const char *text, size_t size, npy_array *out, const cha
     if (!accept(&c, '{'))
         return fail(err, err_size, name, "malformed header: not a dict");
     while (!accept(&c, '}')) {
-        char key[32], value[64];
+        char key[32] = "", value[64] = "";
         if (!parse_string(&c, key, sizeof key) || !accept(&c, ':'))
             return fail(err, err_size, name, "malformed header: expected 'key': value");
         if (strcmp(key, "descr") == 0) {

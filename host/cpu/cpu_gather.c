@@ -143,10 +143,10 @@ static cpu_run_loop pick_run_loop(int copies, size_t w, size_t bytes)
                                               {splat_1, splat_2, splat_4, splat_8}};
     static const cpu_run_loop elements[4] = {elements_1, elements_2, elements_4, elements_8};
     if (copies && bytes == w)
-        return elements[clsel_priv_width_index(w)];
+        return elements[clsel_priv_width_slot(w)];
     if (copies)
         return bytes <= 32 ? copy32 : copy_any;
-    return splats[bytes <= 16 ? 0 : bytes <= 32 ? 1 : 2][clsel_priv_width_index(w)];
+    return splats[bytes <= 16 ? 0 : bytes <= 32 ? 1 : 2][clsel_priv_width_slot(w)];
 }
 
 /* dst[0, size) copied n - 1 more times after itself, up to 31 bytes past the end (as by the
@@ -223,23 +223,31 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
 {
     const int64_t bytes = rows * run, pieces = (bytes + 15) / 16, w = (int64_t)g->w;
     plan_iter space;
-    if (pieces > CPU_SHUFFLE_PIECES || !table_space(g, levels, rows, step, &space))
+    if (bytes <= 0 || pieces > CPU_SHUFFLE_PIECES || !table_space(g, levels, rows, step, &space))
         return 0;
     /* each byte's source offset, piece by piece */
     int64_t at[CPU_SHUFFLE_PIECES][16], lo[CPU_SHUFFLE_PIECES], hi[CPU_SHUFFLE_PIECES];
     int64_t *const byte_at = &at[0][0];
+#ifdef __clang_analyzer__
+    /* Suppression: the analyzer does not follow the walk below through every byte of the pieces
+     * (`bytes` of them from the space, the rest copies of the last), and calls the reads of `at`
+     * garbage; zeroed for its build only, as 4 KiB zeroed per table would cost small calls. */
+    memset(at, 0, sizeof at);
+#endif
     plan_counter element;
     clsel_priv_plan_counter_at(&space, 0, &element);
-    /* a line of dim 0 per counter step (a call per element cost a tenth of a 250 KB run) */
+    /* a line of dim 0 per counter step (a call per element cost a tenth of a 250 KB run); the
+     * space holds `bytes` bytes exactly */
     const int64_t line = space.rank ? space.dims[0] : 1, along = space.strides[0][0];
-    for (int64_t k = 0; k < space.count; k += line) {
-        for (int64_t i = 0; i < line; ++i)
-            for (int64_t b = 0; b < w; ++b)
-                byte_at[(k + i) * w + b] = (element.offset[0] + i * along) * w + b;
+    int64_t filled = 0;
+    while (filled < bytes) {
+        for (int64_t i = 0; i < line && filled < bytes; ++i)
+            for (int64_t b = 0; b < w && filled < bytes; ++b)
+                byte_at[filled++] = (element.offset[0] + i * along) * w + b;
         clsel_priv_plan_counter_skip(&space, &element, line);
     }
-    for (int64_t i = bytes; i < 16 * pieces; ++i)
-        byte_at[i] = byte_at[bytes - 1];
+    for (; filled < 16 * pieces; ++filled)
+        byte_at[filled] = byte_at[bytes - 1];
     int64_t all_lo = INT64_MAX, all_hi = INT64_MIN;
     for (int64_t c = 0; c < pieces; ++c) {
         lo[c] = INT64_MAX;
@@ -258,19 +266,23 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
     t->rows = rows;
     t->advance = rows * step;
     t->reach = 0;
-    /* piece `pieces`: the pair's spare, a copy of the last */
-    for (int64_t c = 0; c <= pieces; ++c) {
-        const int64_t k = c < pieces ? c : pieces - 1, base = t->shared ? all_lo : lo[k];
+    for (int64_t c = 0; c < pieces; ++c) {
+        const int64_t base = t->shared ? all_lo : lo[c];
         t->from[c] = base;
-        t->two[c] = (t->shared ? all_hi : hi[k]) - base >= 16;
+        t->two[c] = (t->shared ? all_hi : hi[c]) - base >= 16;
         for (int j = 0; j < 16; ++j) {
-            const int64_t d = at[k][j] - base;
+            const int64_t d = at[c][j] - base;
             t->order[0][c][j] = (uint8_t)(d < 16 ? d : 0x80);
             t->order[1][c][j] = (uint8_t)(d >= 16 ? d - 16 : 0x80);
         }
         const int64_t reach = base + (t->two[c] ? 32 : 16);
         t->reach = reach > t->reach ? reach : t->reach;
     }
+    /* piece `pieces`: the pair's spare, a copy of the last */
+    t->from[pieces] = t->from[pieces - 1];
+    t->two[pieces] = t->two[pieces - 1];
+    memcpy(t->order[0][pieces], t->order[0][pieces - 1], 16);
+    memcpy(t->order[1][pieces], t->order[1][pieces - 1], 16);
     return 1;
 }
 
@@ -281,12 +293,12 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
  * windows allow. Levels below `inner` are the space's dims one for one (it has no 1s). */
 static int choose_shuffle(cpu_gather_walk *g, const cpu_period *p, const cpu_loops *loops)
 {
-    if (!p->most || !loops->shuffle)
+    if (p->most <= 0 || !loops->shuffle)
         return 0;
     for (int level = 0; level < g->levels; ++level)
         if (g->step[level] < 0)
             return 0; /* the tables' loops bound their loads for sources walked forwards */
-    int64_t runs[CLSEL_MAX_RANK + 3];
+    int64_t runs[CLSEL_MAX_RANK + 3] = {0}; /* bytes of levels [0, L) */
     runs[0] = (int64_t)g->w;
     for (int level = 0; level < p->most; ++level)
         runs[level + 1] = runs[level] * g->extent[level];
@@ -456,7 +468,7 @@ static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src
         transpose_1, transpose_2, transpose_4, transpose_8};
     const int64_t n = g->extent[level], step = g->step[level], size = g->size[level];
     if (level == 1 && g->transposed) {
-        transposes[clsel_priv_width_index(g->w)](g, src, dst);
+        transposes[clsel_priv_width_slot(g->w)](g, src, dst);
     } else if (level == g->run_levels) {
         g->runs(g, dst, src, step ? n : 1, step, src_end);
         if (!step)

@@ -147,7 +147,7 @@ AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t le
             return;                                                                         \
         }                                                                                   \
         const int64_t hi = lo + (n - lo) / LINE * LINE;                                     \
-        T part[LINE];                                                                       \
+        T part[LINE] = {0};                                                                 \
         if (lo) {                                                                           \
             NAME##_0(lo, c, tv, ev, part);                                                  \
             stream_bytes((uint8_t *)o, (const uint8_t *)part, (size_t)lo *W);               \
@@ -270,7 +270,7 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
             pair_order[q] = _mm256_inserti128_si256(
                 _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)g->shuffle[2 * q])),
                 _mm_loadu_si128((const __m128i *)g->shuffle[2 * q + 1]), 1);
-        for (int p = 0; p < phases; ++p)
+        for (int p = 0; p < 16; ++p)
             from[p] = g->from[p];
         const __m128i last_order = _mm_loadu_si128((const __m128i *)g->shuffle[phases - 1]);
         const size_t last_at = 16 * (size_t)(phases - 1),
@@ -292,7 +292,7 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
         }
     }
     for (size_t k = done / run; k < (size_t)n; ++k) {
-        uint8_t pattern[16];
+        uint8_t pattern[16] = {0}; /* 16 bytes stored, `run` of them the run's */
         for (size_t i = 0; i < run; ++i)
             pattern[i] = src[k * e + i % e];
         memcpy(dst + k * run, pattern, 16);

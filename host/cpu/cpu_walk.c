@@ -280,7 +280,7 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     block_job job;
     job.walk = walk;
     job.period_rows = walk->period_rows[0] | walk->period_rows[1] | walk->period_rows[2];
-    job.fns = walk->loops->rows[walk->stream][clsel_priv_width_index(b->w)];
+    job.fns = walk->loops->rows[walk->stream][clsel_priv_width_slot(b->w)];
     job.out = t->out;
     for (int op = 0; op < 3; ++op) {
         job.base[op] = t->in[op];

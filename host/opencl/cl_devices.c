@@ -155,8 +155,8 @@ clsel_status clsel_list_devices(clsel_device_info *devices, int32_t capacity, in
     if (st != CLSEL_SUCCESS)
         return st;
     clsel_priv_candidates order;
-    cl_device_id first =
-        clsel_priv_auto_candidates(cl, &list, 1, &order) == CLSEL_SUCCESS ? order.devices[0] : NULL;
+    const int found = clsel_priv_auto_candidates(cl, &list, 1, &order) == CLSEL_SUCCESS;
+    cl_device_id first = found && order.count > 0 ? order.devices[0] : NULL;
     for (cl_uint p = 0; p < list.num_platforms; ++p)
         for (cl_uint d = 0; d < list.num_devices[p]; ++d, ++*count)
             if (*count < capacity)

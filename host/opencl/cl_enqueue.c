@@ -124,14 +124,16 @@ clsel_status clsel_cl_enqueue(clsel_cl_context *ctx, const clsel_plan *plan, cl_
                                   {out, out_offset, NULL, 0, -1, 0, 0}};
     plan_span spans[PLAN_OPERANDS];
     clsel_status st = check_queue(ctx, queue);
-    if (st == CLSEL_SUCCESS && num_events_in_wait_list > 0 && !event_wait_list)
-        st = clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT,
-                             "num_events_in_wait_list is %u but event_wait_list is NULL",
-                             (unsigned)num_events_in_wait_list);
-    for (cl_uint i = 0; st == CLSEL_SUCCESS && i < num_events_in_wait_list; ++i)
+    if (st != CLSEL_SUCCESS)
+        return st;
+    if (num_events_in_wait_list > 0 && !event_wait_list)
+        return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT,
+                               "num_events_in_wait_list is %u but event_wait_list is NULL",
+                               (unsigned)num_events_in_wait_list);
+    for (cl_uint i = 0; i < num_events_in_wait_list; ++i)
         if (!event_wait_list[i])
-            st = clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list[%u] is NULL",
-                                 (unsigned)i);
+            return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT, "event_wait_list[%u] is NULL",
+                                   (unsigned)i);
     for (int op = 0; op < PLAN_OPERANDS && st == CLSEL_SUCCESS; ++op)
         st = check_tensor(ctx, clsel_priv_operand_name(op),
                           op == PLAN_OUT ? plan->out_count : plan->in_count[op], plan->first[op],

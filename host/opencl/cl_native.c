@@ -62,7 +62,7 @@ clsel_status clsel_priv_cl_launch_native(clsel_cl_context *ctx, cl_command_queue
     if (event)
         *event = NULL;
     /* The byte range of each tensor in its root, and one mapping per root. */
-    mapping maps[PLAN_OPERANDS];
+    mapping maps[PLAN_OPERANDS] = {{NULL, 0, 0, 0, NULL, NULL}}; /* [0, count) in use */
     int count = 0, map_of[PLAN_OPERANDS];
     size_t ends[PLAN_OPERANDS];
     for (int op = 0; op < PLAN_OPERANDS; ++op) {

@@ -13,10 +13,10 @@
 
 static clsel_status resolve_request(clsel_device want, clsel_device *resolved)
 {
+    *resolved = want;
     if ((unsigned)want > CLSEL_DEVICE_OPENCL)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT,
                                "unknown device %d (auto = 0, cpu = 1, opencl = 2)", (int)want);
-    *resolved = want;
     const char *env = getenv("CLSEL_DEVICE");
     if (want != CLSEL_DEVICE_AUTO || !env || !*env)
         return CLSEL_SUCCESS;

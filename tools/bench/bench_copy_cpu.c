@@ -96,16 +96,22 @@ static void *copy_part_main(void *arg)
 static void parallel_pass(uint8_t *dst, const uint8_t *src, size_t bytes, int threads,
                           pass_kind kind)
 {
-    pthread_t ids[256];
-    copy_part parts[256];
-    if (threads < 1)
-        threads = 1;
-    size_t chunk = bytes / (size_t)threads / 64 * 64;
-    for (int i = 0; i < threads; ++i) {
-        size_t begin = chunk * (size_t)i, end = i + 1 == threads ? bytes : begin + chunk;
+    enum {
+        MOST_PARTS = 256
+    };
+    pthread_t ids[MOST_PARTS];
+    copy_part parts[MOST_PARTS];
+    threads = threads < 1 ? 1 : threads > MOST_PARTS ? MOST_PARTS : threads;
+    const size_t chunk = bytes / (size_t)threads / 64 * 64;
+    /* the calling thread's part first, then one thread per other part */
+    parts[0] = (copy_part){dst, src, threads == 1 ? bytes : chunk, kind, 0};
+    for (int i = 1; i < threads; ++i) {
+        const size_t begin = chunk * (size_t)i, end = i + 1 == threads ? bytes : begin + chunk;
         parts[i] = (copy_part){dst + begin, src + begin, end - begin, kind, 0};
-        if (i && pthread_create(&ids[i], NULL, copy_part_main, &parts[i]) != 0)
-            copy_part_main(&parts[i]), ids[i] = 0;
+        if (pthread_create(&ids[i], NULL, copy_part_main, &parts[i]) != 0) {
+            copy_part_main(&parts[i]);
+            ids[i] = 0;
+        }
     }
     copy_part_main(&parts[0]);
     for (int i = 1; i < threads; ++i)

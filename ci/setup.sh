@@ -5,7 +5,8 @@
 # OpenCL implementation that checks the kernels' memory accesses, and with its plugin
 # headers the device that bench/gpu_model.sh counts the kernels on), Mesa's rusticl (a
 # third), Clang with libFuzzer for the fuzz harnesses, clang-format 14 (ci/format.sh),
-# the static analyzers of ci/analyze.sh (scan-build of clang-tools-14, cppcheck),
+# the static analyzers of ci/analyze.sh (scan-build of clang-tools-14, cppcheck), libabigail's
+# abidw and abidiff for the ABI check (ci/abi.sh),
 # the GPU compilers of the code-generation check (clang 15 with libclc for NVIDIA and
 # AMD, Intel's ocloc and iga64), and a Python virtual environment in build/venv with the
 # packages of ci/requirements.txt (numpy, the peers OpenVINO and ONNX Runtime, pytest).
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake pkg-config python3 python3-venv
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev clinfo oclgrind liboclgrind-dev
-  clang libclang-rt-dev clang-format-14 clang-tools-14 cppcheck
+  clang libclang-rt-dev clang-format-14 clang-tools-14 cppcheck abigail-tools
   mesa-opencl-icd clang-15 libclc-15 intel-opencl-icd libigc-tools
 )
 

@@ -46,6 +46,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 export CLSEL_REQUIRE_OPENCL="${CLSEL_REQUIRE_OPENCL:-1}"
 # The format check (ctest format, ci/format.sh --check) runs with the clang-format setup.sh installs.
 export CLSEL_REQUIRE_FORMAT="${CLSEL_REQUIRE_FORMAT:-1}"
+# The ABI check (ctest abi, ci/abi.sh) runs with the libabigail setup.sh installs.
+export CLSEL_REQUIRE_ABI="${CLSEL_REQUIRE_ABI:-1}"
 # The code-generation check needs the Python environment (cuobjdump comes from PyPI).
 if [ "${CLSEL_SKIP_PEERS:-0}" = "1" ]; then
   export CLSEL_REQUIRE_GPU_CODEGEN="${CLSEL_REQUIRE_GPU_CODEGEN:-0}"
@@ -103,7 +105,7 @@ stage "C tests under ASan + UBSan"
 # that, now and then, crashes while a driver's threads (PoCL's) are exiting: "Tracer
 # caught signal 11" after a test whose checks all passed (google/sanitizers#1353, open).
 # Only when that line appears do the failed tests run once more, and they must pass.
-if ! (cd build-asan && ctest --output-on-failure -LE "install|python|large|oclgrind|rusticl|gpu_codegen|gpu_script" \
+if ! (cd build-asan && ctest --output-on-failure -LE "install|python|large|oclgrind|rusticl|gpu_codegen|gpu_script|abi" \
         -j "$jobs" 2>&1 | tee asan-tests.log); then
   grep -q "^Tracer caught signal" build-asan/asan-tests.log || exit 1
   echo "ci/test.sh: LeakSanitizer's tracer crashed at an exit; the failed tests run again"

@@ -377,7 +377,7 @@ def markdown(run, options):
         "Reproduce (after `ci/setup.sh` and a build):",
         "",
         "```sh",
-        "bench/run.sh            # full sizes, about 15 minutes; bench/run.sh --quick: seconds",
+        "bench/run.sh            # full sizes, about 25 minutes; bench/run.sh --quick: seconds",
         "```",
         "",
         "which runs `clsel bench --device all --json build/bench/clsel.json`, "

@@ -110,6 +110,16 @@ static const char *mode_name(const clsel_attrs *a)
 }
 
 /* Writes `result` to a temporary file beside `path` and renames it into place. */
+/* Where the run went (clsel_runtime_last_run_path) and what its time covers. */
+static const struct {
+    const char *where, *timed;
+} run_paths[] = {
+    [CLSEL_RUN_NONE] = {"nowhere", "nothing"},
+    [CLSEL_RUN_CPU] = {"the CPU path", "select"},
+    [CLSEL_RUN_DEVICE] = {"the OpenCL device", "upload, select, download"},
+    [CLSEL_RUN_RESCUED] = {"the CPU path after the device failed", "the device's try and the CPU path"},
+};
+
 static int write_output(const char *path, const npy_array *result)
 {
     char err[512], tmp[4096];
@@ -195,22 +205,25 @@ static int run_select(const run_options *o, npy_array in[3])
     st = result.data ? clsel_runtime_run(rt, plan, in[0].data, in[1].data, in[2].data, result.data)
                      : CLSEL_ERROR_OUT_OF_MEMORY;
     double elapsed = seconds_now() - start;
+    clsel_run_path path = clsel_runtime_last_run_path();
+    if ((size_t)path >= sizeof run_paths / sizeof run_paths[0])
+        path = CLSEL_RUN_NONE;
     if (st != CLSEL_SUCCESS) {
         rc = cli_fail("%s: %s", clsel_status_string(st),
                       result.data ? clsel_last_error() : "no memory for the output");
     } else {
         if (o->verbose) {
-            fprintf(stderr, "clsel run: device %s (%s)%s%s\n", clsel_runtime_device_name(rt),
+            fprintf(stderr, "clsel run: runtime device %s (%s)%s%s\n", clsel_runtime_device_name(rt),
                     clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL ? "OpenCL" : "CPU path",
                     *clsel_runtime_fallback_reason(rt) ? "; no OpenCL: " : "",
                     clsel_runtime_fallback_reason(rt));
             for (int k = 0; k < 3; ++k)
                 fprintf(stderr, "clsel run: %s %s %s (%s)\n", names[k], shapes[k],
                         clsel_dtype_name(in[k].dtype), o->inputs[k]);
-            fprintf(stderr,
-                    "clsel run: out %s %s, %s broadcast, %.3f ms (upload, select, download)\n",
+            fprintf(stderr, "clsel run: out %s %s, %s broadcast, ran on %s, %.3f ms (%s)\n",
                     cli_shape_text(&result.shape, out_text), clsel_dtype_name(result.dtype),
-                    mode_name(&o->attrs), elapsed * 1e3);
+                    mode_name(&o->attrs), run_paths[path].where, elapsed * 1e3,
+                    run_paths[path].timed);
         }
         rc = write_output(o->output, &result);
     }

@@ -10,8 +10,11 @@
 The extension (libclsel_openvino.so) is built against one OpenVINO release and works only
 with it (its libraries carry the release in their names): extension_path() checks that the
 openvino module imported here is that release and raises ExtensionMismatch otherwise.
-`pip install .` builds it against the openvino installed in the environment that builds
-(and records which); a build tree has it with -DCLSEL_OPENVINO=ON.
+pip builds it against the openvino of the environment it installs into when told where
+OpenVINO's CMake package is (docs/integration.md: `pip install . --config-settings=
+cmake.define.CLSEL_OPENVINO=ON --config-settings=cmake.define.OpenVINO_DIR=...`; a plain
+`pip install .` builds clsel without it), and records which; a build tree has it with
+-DCLSEL_OPENVINO=ON.
 """
 import ctypes
 import os
@@ -41,7 +44,8 @@ def _find():
         if os.path.exists(path):
             return os.path.normpath(path)
     raise ExtensionMismatch(f"{_NAME} is not built: configure with -DCLSEL_OPENVINO=ON (OpenVINO_DIR from "
-                            "openvino.utils.get_cmake_path()), or `pip install .` where openvino is installed; "
+                            "openvino.utils.get_cmake_path()), or pip install . with the config-settings of "
+                            "docs/integration.md where openvino is installed; "
                             f"looked in {', '.join(_candidates())}")
 
 
@@ -73,7 +77,8 @@ def extension_path():
     running = openvino.__version__.split("-")[0]
     if built != running:
         raise ExtensionMismatch(f"{path} was built for OpenVINO {built}, but openvino {running} is imported: "
-                                "rebuild clsel against it (pip install . in this environment) or install "
+                                "rebuild clsel against it (pip install . with the config-settings of docs/integration.md, "
+                                "in this environment) or install "
                                 f"openvino=={built}")
     return path
 

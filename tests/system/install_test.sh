@@ -1,13 +1,17 @@
 #!/bin/sh
 # install_test.sh BUILD_DIR SOURCE_DIR - installs the built clsel into a scratch prefix,
-# then builds and runs a consumer through find_package(clsel) (shared and static) and
-# through pkg-config.
+# runs the installed tool with no library path set (it finds the installed library through
+# its RPATH), then builds and runs a consumer through find_package(clsel) (shared and
+# static) and through pkg-config.
 set -eu
 build=$1
 source=$2
 work="$build/install-test"
 rm -rf "$work"
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
+if [ -x "$work/prefix/bin/clsel" ]; then
+  env -u LD_LIBRARY_PATH "$work/prefix/bin/clsel" demo --device cpu >/dev/null
+fi
 cmake -S "$source/tests/system/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/consumer"

@@ -117,7 +117,8 @@ static const struct {
     [CLSEL_RUN_NONE] = {"nowhere", "nothing"},
     [CLSEL_RUN_CPU] = {"the CPU path", "select"},
     [CLSEL_RUN_DEVICE] = {"the OpenCL device", "upload, select, download"},
-    [CLSEL_RUN_RESCUED] = {"the CPU path after the device failed", "the device's try and the CPU path"},
+    [CLSEL_RUN_RESCUED] = {"the CPU path after the device failed",
+                           "the device's try and the CPU path"},
 };
 
 static int write_output(const char *path, const npy_array *result)
@@ -213,7 +214,8 @@ static int run_select(const run_options *o, npy_array in[3])
                       result.data ? clsel_last_error() : "no memory for the output");
     } else {
         if (o->verbose) {
-            fprintf(stderr, "clsel run: runtime device %s (%s)%s%s\n", clsel_runtime_device_name(rt),
+            fprintf(stderr, "clsel run: runtime device %s (%s)%s%s\n",
+                    clsel_runtime_device_name(rt),
                     clsel_runtime_device(rt) == CLSEL_DEVICE_OPENCL ? "OpenCL" : "CPU path",
                     *clsel_runtime_fallback_reason(rt) ? "; no OpenCL: " : "",
                     clsel_runtime_fallback_reason(rt));

@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  build-essential cmake pkg-config python3 python3-venv
+  build-essential cmake pkg-config python3 python3-venv python3-dev
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev clinfo oclgrind liboclgrind-dev
   clang libclang-rt-dev clang-format-14 clang-tools-14 cppcheck abigail-tools
   mesa-opencl-icd clang-15 libclc-15 intel-opencl-icd libigc-tools

@@ -123,6 +123,34 @@ _runtime_device = _declare("clsel_runtime_device", ctypes.c_int, _P)
 _runtime_device_name = _declare("clsel_runtime_device_name", ctypes.c_char_p, _P)
 _runtime_run = _declare("clsel_runtime_run", ctypes.c_int, _P, _P, _P, _P, _P, _P)
 _runtime_set_min_device_bytes = _declare("clsel_runtime_set_min_device_bytes", ctypes.c_int, _P, ctypes.c_uint64)
+
+
+def _load_fastcall():
+    """The compiled per-call step (_fastcall.c) from beside the library that was loaded (pip
+    puts both in the package; a build tree in build/lib), or None: then calls go through
+    ctypes. CLSEL_FASTCALL=0 asks for ctypes."""
+    if os.environ.get("CLSEL_FASTCALL") == "0":
+        return None
+    import glob
+    import importlib.machinery
+    import importlib.util
+    folder = os.path.dirname(os.path.abspath(library_path))
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    for path in sorted(glob.glob(os.path.join(folder, "_fastcall*"))):
+        if not any(path.endswith(suffix) for suffix in suffixes):
+            continue
+        try:
+            spec = importlib.util.spec_from_file_location("clsel._fastcall", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return module
+        except (ImportError, OSError):
+            continue  # another Python's build, or one with sanitizers: ctypes does it
+    return None
+
+
+_fastcall = _load_fastcall()
+_runtime_run_address = ctypes.cast(_lib.clsel_runtime_run, ctypes.c_void_p).value
 _list_devices = _declare("clsel_list_devices", ctypes.c_int, ctypes.POINTER(_DeviceInfo), ctypes.c_int32,
                          ctypes.POINTER(ctypes.c_int32))
 _dtype_from_name = _declare("clsel_dtype_from_name", ctypes.c_int, ctypes.c_char_p)
@@ -234,6 +262,7 @@ def _runtime(device):
 def _release_runtimes():
     with _plans_lock:
         _plans.clear()
+        _calls.clear()
     with _runtimes_lock:
         for handle in _runtimes.values():
             _runtime_destroy(handle)
@@ -353,28 +382,63 @@ def select(cond, then, else_, broadcast="numpy", axis=-1, cond_broadcast="one-wa
     the memory order of the first input with its shape (then, else_, cond), as numpy's
     order="K" does, else C order.
     """
+    call_key = None
+    if out is None and type(cond) is np.ndarray and type(then) is np.ndarray and type(else_) is np.ndarray:
+        call_key = (cond.dtype, then.dtype, else_.dtype, cond.shape, then.shape, else_.shape, cond.strides,
+                    then.strides, else_.strides, broadcast, axis, cond_broadcast, device)
+        call = _calls.get(call_key)
+        if call is not None:  # a call made before: no checks, layouts or plan lookup to redo
+            plan, runtime, shape, dtype, like, addresses = call
+            out = np.empty(shape, dtype) if like < 0 else np.empty_like((then, else_, cond)[like], dtype, "K")
+            if _fastcall is not None:
+                _check(_fastcall.run(_runtime_run_address, *addresses, cond, then, else_, out))
+            else:
+                _check(_runtime_run(runtime, plan.handle, _address(cond), _address(then), _address(else_),
+                                    _address(out)))
+            return out
+    given = (cond, then, else_)
     cond, then, else_ = _view(cond), _view(then), _view(else_)
     codes = (_dtype_code(cond, "cond"), _dtype_code(then, "then"), _dtype_code(else_, "else"))
     key_shapes = (cond.shape, then.shape, else_.shape)
     in_layouts = (_layout(cond), _layout(then), _layout(else_))
     shape = _plan(codes, key_shapes, broadcast, axis, cond_broadcast, in_layouts + (None,)).out_shape
+    like = -1
     if out is None:
-        out = _new_output(shape, then.dtype, (then, else_, cond))
+        out, like = _new_output(shape, then.dtype, (then, else_, cond))
     else:
         _check_out(out, shape, then.dtype)
     plan = _plan(codes, key_shapes, broadcast, axis, cond_broadcast, in_layouts + (_layout(out),))
-    _check(_runtime_run(_runtime(device), plan.handle, _address(cond), _address(then), _address(else_),
-                        _address(out)))
+    runtime = _runtime(device)
+    _check(_runtime_run(runtime, plan.handle, _address(cond), _address(then), _address(else_), _address(out)))
+    if call_key is not None and all(a is b for a, b in zip(given, (cond, then, else_))):
+        _remember_call(call_key, (plan, runtime, shape, then.dtype, like, (runtime.value, plan.handle.value)))
     return out
+
+
+# Calls by everything that decides them (the inputs' dtypes, shapes and strides, the
+# attributes, the device): their plan, runtime, output shape, dtype and layout, so that a
+# call repeated on new data (a model's loop) skips the checks, layouts and plan lookup that
+# made it the first time: most of a small select's cost in Python. Only calls whose
+# inputs were arrays used as they lie (no byte swap or copy) and that made their output.
+_CALL_CACHE_SIZE = 256
+_calls = {}
+
+
+def _remember_call(key, call):
+    with _plans_lock:
+        if len(_calls) >= _CALL_CACHE_SIZE:
+            del _calls[next(iter(_calls))]
+        _calls[key] = call
 
 
 def _new_output(shape, dtype, inputs):
     """A new result array laid out as the first input of its shape (numpy's order="K"),
-    so that a transposed or Fortran-order run is walked as a dense one."""
-    for array in inputs:
+    so that a transposed or Fortran-order run is walked as a dense one; and which input
+    that was (-1: none, C order)."""
+    for index, array in enumerate(inputs):
         if array.shape == shape and array.ndim > 1 and not array.flags.c_contiguous and 0 not in array.strides:
-            return np.empty_like(array, dtype=dtype, order="K")
-    return np.empty(shape, dtype=dtype)
+            return np.empty_like(array, dtype=dtype, order="K"), index
+    return np.empty(shape, dtype=dtype), -1
 
 
 def devices():
@@ -441,6 +505,17 @@ def where(condition, x=_MISSING, y=_MISSING, *, device="auto", out=None):
     itself, as do shapes that do not broadcast (numpy's own error is raised). device and
     out as in select: out must have the result's dtype and shape.
     """
+    if (type(condition) is np.ndarray and type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype
+            and condition.dtype.char in "?B" and x.dtype.isnative and x.dtype in _codes_by_dtype
+            and max(condition.ndim, x.ndim, y.ndim) <= MAX_RANK):
+        # The common call, arrays of one dtype clsel has met and a bool or uint8 condition:
+        # numpy's result dtype is theirs, and select's own cache of calls does the rest.
+        try:
+            return select(condition, x, y, cond_broadcast="bidirectional", device=device, out=out)
+        except ClselError as error:
+            if error.status != "CLSEL_ERROR_INVALID_SHAPE":
+                raise
+            return _numpy_where(condition, x, y, out)  # numpy's error for shapes it cannot broadcast
     if x is _MISSING and y is _MISSING:
         return np.asarray(condition).nonzero()
     if x is _MISSING or y is _MISSING:

@@ -113,3 +113,27 @@ def test_out_argument():
     with pytest.raises(clsel.ClselError) as error:
         clsel.select(cond, then_view, else_, out=out_view)
     assert "overlap" in error.value.message and np.array_equal(shifted, before, equal_nan=True)
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["_fastcall", "ctypes"])
+def test_repeated_calls(monkeypatch, compiled):
+    """A call repeated on new data takes the cached path (clsel._calls): numpy's result
+    through the compiled per-call step and through ctypes alike, for views, broadcast
+    (read-only) inputs, every element width, and where() as well as select()."""
+    if compiled and clsel._fastcall is None:
+        pytest.skip("no compiled per-call step in this build (no Python headers)")
+    if not compiled:
+        monkeypatch.setattr(clsel, "_fastcall", None)
+    rng = np.random.default_rng(11)
+    for dtype in (np.uint8, np.float16, np.float32, np.float64):
+        base = rng.random((40, 30)).astype(dtype)
+        for _ in range(3):  # the first call makes the plan, the next two take the cache
+            cond = rng.random((30, 40)) < 0.5
+            then = rng.random((30, 40)).astype(dtype)
+            cases = [(cond, then, base.T), (cond[::-1], then[:, ::2].repeat(2, 1), base.T),
+                     (np.broadcast_to(cond[0], (30, 40)), then, then[0]), (cond.T, then.T, base)]
+            for c, t, e in cases:
+                want = np.where(c, t, e)
+                for got in (clsel.select(c, t, e), clsel.where(c, t, e)):
+                    assert got.dtype == want.dtype and np.array_equal(got, want), (dtype, c.shape)
+    assert clsel._calls, "no call was cached"

@@ -27,6 +27,9 @@ import clsel
 source = sys.argv[1]
 site = os.path.dirname(os.path.dirname(os.path.abspath(clsel.__file__)))
 assert clsel.library_path.startswith(site), f"loaded {clsel.library_path}, not the installed package's library"
+import sysconfig
+if os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")):  # the headers pip built with
+    assert clsel._fastcall is not None, "the package has no compiled per-call step (_fastcall)"
 declared = re.search(r'^version = "([^"]+)"', open(os.path.join(source, "pyproject.toml")).read(), re.M).group(1)
 assert clsel.version() == declared, f"pyproject.toml says {declared}, the library {clsel.version()}"
 # The examples of README.md and docs/python.md, as printed there.

@@ -60,8 +60,10 @@ static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     const runtime_run_fn runtime_run = (runtime_run_fn)addresses[0];
     int status;
-    Py_BEGIN_ALLOW_THREADS status = runtime_run(addresses[1], addresses[2], data[0], data[1], data[2], out);
-    Py_END_ALLOW_THREADS return PyLong_FromLong(status);
+    Py_BEGIN_ALLOW_THREADS
+    status = runtime_run(addresses[1], addresses[2], data[0], data[1], data[2], out);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong(status);
 }
 
 static PyMethodDef methods[] = {

@@ -6,7 +6,7 @@
 # stages, which add no host code the others miss but take most of the time), then writes
 # build-coverage/coverage.txt (per file), coverage.json (gcovr's summary) and prints the totals.
 # docs/testing.md ("Coverage") keeps the figure and what is not covered, with reasons. About
-# twelve minutes on 2 cores. Needs ci/setup.sh's environment; installs gcovr into build/venv.
+# six and a half minutes on 2 cores. Needs ci/setup.sh's environment; installs gcovr into build/venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

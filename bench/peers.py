@@ -33,6 +33,7 @@ import sys
 import numpy as np
 
 import bench_timing
+from markdown_section import cpu_name
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "conformance"))
 from cases import CLSEL_NAMES, pdpd_aligned  # noqa: E402  (the one place that knows pdpd's placement for numpy)
@@ -215,17 +216,6 @@ DEFAULT_PEERS = ["numpy", "onnxruntime", "openvino", "pyopencl"]
 def same_bits(a, b):
     a, b = np.asarray(a), np.asarray(b)
     return a.shape == b.shape and np.array_equal(a.view(f"u{a.itemsize}"), b.view(f"u{b.itemsize}"))
-
-
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def machine():

@@ -29,13 +29,12 @@ import argparse
 import ctypes
 import datetime
 import os
-import platform
-import re
 import statistics
 
 import numpy as np
 
 import bench_timing
+from markdown_section import cpu_name, replace_section
 import clsel
 
 
@@ -72,10 +71,8 @@ BEGIN, END = "<!-- strided: written by bench/strided.py -->", "<!-- /strided -->
 
 def write_section(path, header, rows, options):
     """Replaces (or appends) the Strided tensors section of a Markdown file."""
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
-               platform.processor())
     lines = [BEGIN, "## Strided tensors", "",
-             f"Written by `bench/strided.py` on {datetime.date.today()} ({cpu}, {os.cpu_count()} cores): every "
+             f"Written by `bench/strided.py` on {datetime.date.today()} ({cpu_name()}, {os.cpu_count()} cores): every "
              f"tensor {options.rows} x {options.cols} {options.dtype}, a view over a larger buffer, the median of "
              f"{options.repeat} interleaved calls per column, in ms. numpy.where runs on one thread and allocates "
              "its result; clsel and \"copy+sel\" (numpy.ascontiguousarray of every view, then clsel on the dense "
@@ -85,12 +82,7 @@ def write_section(path, header, rows, options):
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     lines += ["", END]
-    section = "\n".join(lines)
-    text = open(path).read() if os.path.exists(path) else ""
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    text = pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
-    with open(path, "w") as f:
-        f.write(text.rstrip("\n") + "\n")
+    replace_section(path, BEGIN, END, "\n".join(lines))
 
 
 def main():

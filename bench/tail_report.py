@@ -12,10 +12,9 @@ and `bench/run.sh --tail` runs only the tail's sweep and this section.
 import argparse
 import datetime
 import os
-import platform
-import re
 
 import sweep_report
+from markdown_section import cpu_name, replace_section
 
 TARGET_MIN, TARGET_P10, TARGET_MEDIAN = 50.0, 75.0, 90.0
 BEGIN, END = "<!-- tail: written by bench/tail_report.py -->", "<!-- /tail -->"
@@ -26,23 +25,12 @@ def verdict(mn, p10, med):
     return "**met**" if ok else "**missed**"
 
 
-def processor():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown processor"
-
-
 def section(reports):
     info = reports[0].get("sweep", {})
     command = (f"clsel bench --device all --threads 1 --sweep {info.get('patterns', '?')} --draw short "
                f"--seed {info.get('seed', '?')}")
     lines = [BEGIN, "## The short-row tail", "",
-             f"Written by `bench/tail_report.py` on {datetime.date.today()} ({processor()}, {os.cpu_count()} cores) "
+             f"Written by `bench/tail_report.py` on {datetime.date.today()} ({cpu_name()}, {os.cpu_count()} cores) "
              f"from `{command}` (bench/run.sh; `bench/run.sh --tail` reruns only this section): the sweep's "
              "short draw, where the CPU path gathers short periodic runs (an element repeated over a short dim, a "
              "short row tiled, both interleaved) instead of streaming rows, outputs of 64-128 MiB. % of the copy "
@@ -71,15 +59,6 @@ def section(reports):
     return "\n".join(lines)
 
 
-def write_section(path, text):
-    """Replaces (or appends) the tail's section of a Markdown file."""
-    old = open(path).read() if os.path.exists(path) else ""
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    new = pattern.sub(lambda _: text, old) if pattern.search(old) else old.rstrip("\n") + "\n\n" + text
-    with open(path, "w") as f:
-        f.write(new.rstrip("\n") + "\n")
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tail", help="clsel bench --sweep N --draw short --json output")
@@ -88,7 +67,7 @@ def main():
     reports = sweep_report.load(options.tail)
     text = section(reports if isinstance(reports, list) else [reports])
     if options.markdown:
-        write_section(options.markdown, text)
+        replace_section(options.markdown, BEGIN, END, text)
     else:
         print(text)
 

@@ -510,12 +510,7 @@ def where(condition, x=_MISSING, y=_MISSING, *, device="auto", out=None):
             and max(condition.ndim, x.ndim, y.ndim) <= MAX_RANK):
         # The common call, arrays of one dtype clsel has met and a bool or uint8 condition:
         # numpy's result dtype is theirs, and select's own cache of calls does the rest.
-        try:
-            return select(condition, x, y, cond_broadcast="bidirectional", device=device, out=out)
-        except ClselError as error:
-            if error.status != "CLSEL_ERROR_INVALID_SHAPE":
-                raise
-            return _numpy_where(condition, x, y, out)  # numpy's error for shapes it cannot broadcast
+        return _where_by_select(condition, x, y, device, out, (condition, x, y))
     if x is _MISSING and y is _MISSING:
         return np.asarray(condition).nonzero()
     if x is _MISSING or y is _MISSING:
@@ -528,12 +523,18 @@ def where(condition, x=_MISSING, y=_MISSING, *, device="auto", out=None):
     if cond.dtype != np.bool_ and cond.dtype != np.uint8:  # clsel reads bool or uint8: nonzero as numpy says
         cond = cond.astype(np.bool_)
     xa, ya = xa.astype(dtype, copy=False), ya.astype(dtype, copy=False)  # numpy's casts, warnings and all
+    return _where_by_select(cond, xa, ya, device, out, (condition, x, y))
+
+
+def _where_by_select(cond, x, y, device, out, given):
+    """numpy.where's result through select (two-way broadcasting), or through numpy.where on
+    the arguments as given where the shapes do not broadcast: numpy's own error."""
     try:
-        return select(cond, xa, ya, cond_broadcast="bidirectional", device=device, out=out)
+        return select(cond, x, y, cond_broadcast="bidirectional", device=device, out=out)
     except ClselError as error:
         if error.status != "CLSEL_ERROR_INVALID_SHAPE":
             raise
-        return _numpy_where(condition, x, y, out)  # numpy's error for shapes it cannot broadcast
+        return _numpy_where(*given, out)
 
 
 def _numpy_where(condition, x, y, out):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci/format.sh [--check] - the C sources' format (.clang-format) under host/ cl/ include/
-# tools/ tests/: applies it, or with --check lists the files it would change and fails.
+# tools/ tests/ and python/clsel/: applies it, or with --check lists the files it would change and fails.
 # Formatters of other versions break lines differently, so only clang-format 14 (Debian
 # 12's) is used: without it the check is skipped (exit 77), unless CLSEL_REQUIRE_FORMAT=1.
 set -u
@@ -22,9 +22,9 @@ if [ -z "$format" ]; then
 fi
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t files < <(git ls-files 'host/*.c' 'host/*.h' 'cl/*.cl' 'cl/*.h' 'include/*.h' \
-    'tools/*.c' 'tools/*.h' 'tools/*.cpp' 'tests/*.c' 'tests/*.h' 'tests/*.cpp')
+    'tools/*.c' 'tools/*.h' 'tools/*.cpp' 'tests/*.c' 'tests/*.h' 'tests/*.cpp' 'python/clsel/*.c')
 else # a source tree without git (a release archive)
-  mapfile -t files < <(find host cl include tools tests -type f \
+  mapfile -t files < <(find host cl include tools tests python/clsel -type f \
     \( -name '*.c' -o -name '*.h' -o -name '*.cl' -o -name '*.cpp' \) | sort)
 fi
 if [ "$check" = "0" ]; then

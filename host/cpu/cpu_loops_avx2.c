@@ -230,6 +230,13 @@ SPLATS_AVX2(4, _mm256_set1_epi32, int)
 SPLATS_AVX2(8, _mm256_set1_epi64x, long long)
 /* clang-format on */
 
+/* Two 16-byte loads, from `low` and `high`, as the low and high lanes of one 32-byte vector. */
+AVX2 static inline __m256i load_pair(const uint8_t *low, const uint8_t *high)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)low)),
+                                   _mm_loadu_si128((const __m128i *)high), 1);
+}
+
 /* Runs of one element repeated, from consecutive source elements (an [N,1] input against [N,M],
  * M short): 16 output bytes at a time, a byte shuffle of their 16 source bytes, cycling with
  * the phase of the runs against the pieces. A period per step, each piece at a fixed offset
@@ -251,9 +258,7 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
         const size_t advance = g->advance[0];
         for (; done + 16 < total && (size_t)(src_end - s) >= advance + 16;
              done += 32, s += 2 * advance) {
-            const __m256i v =
-                _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)s)),
-                                        _mm_loadu_si128((const __m128i *)(s + advance)), 1);
+            const __m256i v = load_pair(s, s + advance);
             _mm256_storeu_si256((__m256i *)(dst + done), _mm256_shuffle_epi8(v, orders));
         }
         for (; done < total && (size_t)(src_end - s) >= 16; done += 16, s += advance)
@@ -267,9 +272,7 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
         size_t from[16];
         const int pairs = phases / 2;
         for (int q = 0; q < pairs; ++q)
-            pair_order[q] = _mm256_inserti128_si256(
-                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)g->shuffle[2 * q])),
-                _mm_loadu_si128((const __m128i *)g->shuffle[2 * q + 1]), 1);
+            pair_order[q] = load_pair(g->shuffle[2 * q], g->shuffle[2 * q + 1]);
         for (int p = 0; p < 16; ++p)
             from[p] = g->from[p];
         const __m128i last_order = _mm_loadu_si128((const __m128i *)g->shuffle[phases - 1]);
@@ -278,9 +281,7 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
         for (; done + period <= total && (size_t)(src_end - s) >= reach;
              done += period, s += period_advance) {
             for (int q = 0; q < pairs; ++q) {
-                const __m256i v = _mm256_inserti128_si256(
-                    _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + from[2 * q]))),
-                    _mm_loadu_si128((const __m128i *)(s + from[2 * q + 1])), 1);
+                const __m256i v = load_pair(s + from[2 * q], s + from[2 * q + 1]);
                 _mm256_storeu_si256((__m256i *)(dst + done + 32 * (size_t)q),
                                     _mm256_shuffle_epi8(v, pair_order[q]));
             }
@@ -303,14 +304,10 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
  * window half. */
 AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_table *t, int c, const uint8_t *s)
 {
-    const __m256i low = _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + t->from[c]))),
-        _mm_loadu_si128((const __m128i *)(s + t->from[c + 1])), 1);
+    const __m256i low = load_pair(s + t->from[c], s + t->from[c + 1]);
     __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
     if (t->two[c] | t->two[c + 1]) {
-        const __m256i high = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + t->from[c] + 16))),
-            _mm_loadu_si128((const __m128i *)(s + t->from[c + 1] + 16)), 1);
+        const __m256i high = load_pair(s + t->from[c] + 16, s + t->from[c + 1] + 16);
         v = _mm256_or_si256(
             v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
     }

@@ -10,13 +10,12 @@
 The extension (libclsel_openvino.so) is built against one OpenVINO release and works only
 with it (its libraries carry the release in their names): extension_path() checks that the
 openvino module imported here is that release and raises ExtensionMismatch otherwise.
-pip builds it against the openvino of the environment it installs into when told where
-OpenVINO's CMake package is (docs/integration.md: `pip install . --config-settings=
-cmake.define.CLSEL_OPENVINO=ON --config-settings=cmake.define.OpenVINO_DIR=...`; a plain
-`pip install .` builds clsel without it), and records which; a build tree has it with
--DCLSEL_OPENVINO=ON.
+`pip install ./integrations/openvino` builds it, as the package clsel_openvino, against
+the openvino of the environment it installs into, and requires that release; a build tree
+has it with -DCLSEL_OPENVINO=ON (docs/integration.md).
 """
 import ctypes
+import importlib.util
 import os
 
 from . import library_path
@@ -31,11 +30,12 @@ class ExtensionMismatch(RuntimeError):
 
 
 def _candidates():
-    here = os.path.dirname(os.path.abspath(__file__))
     explicit = os.environ.get("CLSEL_OPENVINO_EXTENSION")
     if explicit:
         yield explicit
-    yield os.path.join(here, _NAME)  # pip: inside the package
+    package = importlib.util.find_spec("clsel_openvino")  # pip install ./integrations/openvino
+    if package is not None and package.submodule_search_locations:
+        yield os.path.join(package.submodule_search_locations[0], _NAME)
     yield os.path.join(os.path.dirname(library_path), _NAME)  # a build tree: beside libclsel.so
 
 
@@ -43,9 +43,9 @@ def _find():
     for path in _candidates():
         if os.path.exists(path):
             return os.path.normpath(path)
-    raise ExtensionMismatch(f"{_NAME} is not built: configure with -DCLSEL_OPENVINO=ON (OpenVINO_DIR from "
-                            "openvino.utils.get_cmake_path()), or pip install . with the config-settings of "
-                            "docs/integration.md where openvino is installed; "
+    raise ExtensionMismatch(f"{_NAME} is not installed: pip install ./integrations/openvino (from clsel's "
+                            "source tree, with the pip of the environment that has openvino), or configure a "
+                            "build tree with -DCLSEL_OPENVINO=ON (docs/integration.md); "
                             f"looked in {', '.join(_candidates())}")
 
 
@@ -77,9 +77,8 @@ def extension_path():
     running = openvino.__version__.split("-")[0]
     if built != running:
         raise ExtensionMismatch(f"{path} was built for OpenVINO {built}, but openvino {running} is imported: "
-                                "rebuild clsel against it (pip install . with the config-settings of docs/integration.md, "
-                                "in this environment) or install "
-                                f"openvino=={built}")
+                                "rebuild the extension against it (pip install ./integrations/openvino "
+                                f"in this environment) or install openvino=={built}")
     return path
 
 

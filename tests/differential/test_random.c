@@ -30,6 +30,7 @@ static int chosen_path = PATH_CPU;
 static int64_t case_count = 2000;
 static uint64_t seed = 20261122;
 static int small_pieces, small_blocks;
+static int portable_loops; /* the portable row loops, not the AVX2 ones (cpu_loops.c) */
 static test_cl cl_env;
 static const char *const in_place_names[3] = {"cond", "then", "else"}; /* by input index */
 
@@ -155,6 +156,7 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
 
 static int open_path(void)
 {
+    clsel_priv_knob_set(CLSEL_PRIV_KNOB_PORTABLE_CPU, portable_loops);
     if (chosen_path == PATH_OPENCL)
         test_cl_open(&cl_env);
     if (chosen_path == PATH_RUNTIME) {
@@ -221,6 +223,8 @@ static const check_flag flags[] = {
      "OpenCL launches split into pieces of a few elements"},
     {"--small-blocks", CHECK_FLAG_SWITCH, &small_blocks, NULL,
      "blocks of a few elements, random long-row bounds"},
+    {"--portable-loops", CHECK_FLAG_SWITCH, &portable_loops, NULL,
+     "the CPU path's portable row loops, as on a processor without AVX2"},
 };
 
 int main(int argc, char **argv)

@@ -32,6 +32,7 @@ static int chosen_path = PATH_CPU;
 static int64_t case_count = 1000;
 static uint64_t seed = 20261126;
 static int small_blocks;
+static int portable_loops; /* the portable row loops, not the AVX2 ones (cpu_loops.c) */
 static test_cl cl_env;
 static clsel_runtime *runtime;
 
@@ -313,6 +314,7 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r)
 
 static int open_path(void)
 {
+    clsel_priv_knob_set(CLSEL_PRIV_KNOB_PORTABLE_CPU, portable_loops);
     if (chosen_path == PATH_OPENCL)
         test_cl_open(&cl_env);
     if (chosen_path == PATH_RUNTIME) {
@@ -442,6 +444,8 @@ static const check_flag flags[] = {
     {"--seed", CHECK_FLAG_U64, &seed, NULL, "the first case's seed (default 20261126)"},
     {"--small-blocks", CHECK_FLAG_SWITCH, &small_blocks, NULL,
      "blocks of a few elements, random long-row bounds"},
+    {"--portable-loops", CHECK_FLAG_SWITCH, &portable_loops, NULL,
+     "the CPU path's portable row loops, as on a processor without AVX2"},
 };
 
 int main(int argc, char **argv)

@@ -25,6 +25,9 @@ typedef enum clsel_priv_knob {
     /* Nonzero: a runtime made by AUTO treats its device as one that does not work in host memory (a
      * discrete GPU) and measures whether runs pay there (runtime_run.c), also on a CPU device. */
     CLSEL_PRIV_KNOB_HOST_AS_DISCRETE,
+    /* The CPU path writes outputs of at least this many bytes with streaming stores (default:
+     * CPU_STREAM_MIN_BYTES of tuning_constants.h). */
+    CLSEL_PRIV_KNOB_STREAM_BYTES,
     CLSEL_PRIV_KNOBS
 } clsel_priv_knob;
 

@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "common/options.h"
+#include "common/tuning.h"
 #include "common/tuning_constants.h" /* CPU_THREADS_MIN_BYTES, CPU_POOL_PIECE_ELEMENTS, ... */
 #include "cpu/cpu_run.h"
 
@@ -87,7 +88,9 @@ void clsel_priv_cpu_run(const plan_iter *it, size_t w, const cpu_tensors *t,
     if (it->count == 0)
         return;
     cpu_job job = {.w = w, .loops = clsel_priv_cpu_loops(), .t = t, .pieces = 1};
-    job.stream = (uint64_t)it->count * w >= CPU_STREAM_MIN_BYTES;
+    const int64_t stream_bytes = clsel_priv_knob_get(CLSEL_PRIV_KNOB_STREAM_BYTES);
+    job.stream = (uint64_t)it->count * w >=
+                 (stream_bytes > 0 ? (uint64_t)stream_bytes : CPU_STREAM_MIN_BYTES);
     uint64_t moved = (uint64_t)it->count * w; /* the output, and the inputs at most at its size */
     for (int op = 0; op < 3; ++op)
         moved += t->in[op] ? (uint64_t)(t->end[op] - t->in[op]) : 0;

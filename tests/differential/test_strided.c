@@ -33,6 +33,7 @@ static int64_t case_count = 1000;
 static uint64_t seed = 20261126;
 static int small_blocks;
 static int portable_loops; /* the portable row loops, not the AVX2 ones (cpu_loops.c) */
+static int streamed;       /* every output written with streaming stores, however small */
 static test_cl cl_env;
 static clsel_runtime *runtime;
 
@@ -315,6 +316,7 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r)
 static int open_path(void)
 {
     clsel_priv_knob_set(CLSEL_PRIV_KNOB_PORTABLE_CPU, portable_loops);
+    clsel_priv_knob_set(CLSEL_PRIV_KNOB_STREAM_BYTES, streamed);
     if (chosen_path == PATH_OPENCL)
         test_cl_open(&cl_env);
     if (chosen_path == PATH_RUNTIME) {
@@ -446,6 +448,8 @@ static const check_flag flags[] = {
      "blocks of a few elements, random long-row bounds"},
     {"--portable-loops", CHECK_FLAG_SWITCH, &portable_loops, NULL,
      "the CPU path's portable row loops, as on a processor without AVX2"},
+    {"--streamed", CHECK_FLAG_SWITCH, &streamed, NULL,
+     "the CPU path's streaming stores on every output (as from 8 MiB)"},
 };
 
 int main(int argc, char **argv)

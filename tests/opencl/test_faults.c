@@ -104,6 +104,10 @@ static void note(clsel_status st)
         status_seen[st]++;
     if (st != CLSEL_SUCCESS)
         CHECK_MSG(*clsel_last_error() != '\0', "%s without a message", clsel_status_string(st));
+    /* A failed OpenCL call leaves its own code for the caller (clsel_cl_last_cl_error). */
+    if (st == CLSEL_ERROR_OPENCL)
+        CHECK_MSG(clsel_cl_last_cl_error() != CL_SUCCESS,
+                  "CLSEL_ERROR_OPENCL without the call's code: %s", clsel_last_error());
 }
 
 /* The interop path: context, plan, enqueue with an event, read back. */

@@ -507,6 +507,21 @@ static void test_context(void)
         printf("test_context: %s cannot be partitioned; the sub-device case is left out\n",
                env.device_name);
     }
+    size_t source_size = 0;
+    CHECK_STATUS(clsel_cl_kernel_source(NULL, &source_size), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "source is NULL"));
+    CHECK_STATUS(clsel_cl_context_prepare(NULL, CLSEL_F32), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(clsel_cl_context_prepare(env.ctx, (clsel_dtype)99), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "unknown dtype 99"));
+    CHECK_STATUS(clsel_cl_context_prepare_plan(env.ctx, NULL), CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "plan is NULL"));
+    {
+        /* An empty plan prepares nothing, on either path. */
+        clsel_shape none = SHAPE(0);
+        clsel_plan *empty = make_plan(CLSEL_F32, none, none, none);
+        CHECK_OK(clsel_cl_context_prepare_plan(env.ctx, empty));
+        clsel_plan_destroy(empty);
+    }
     CHECK(clsel_cl_build_log(env.ctx) != NULL && clsel_cl_build_log(NULL) != NULL);
     CHECK(strcmp(clsel_cl_device_name(env.ctx), env.device_name) == 0);
     clsel_cl_context_destroy(NULL);

@@ -49,6 +49,17 @@ static void test_statuses(void)
     }
     CHECK(strcmp(clsel_status_string((clsel_status)1234), "unknown status") == 0);
     CHECK(clsel_last_error() != NULL);
+    /* NULL where an object belongs: INVALID_ARGUMENT, naming the argument. */
+    CHECK(clsel_runtime_set_zero_copy(NULL, 1) == CLSEL_ERROR_INVALID_ARGUMENT &&
+          strstr(clsel_last_error(), "rt is NULL"));
+    CHECK(clsel_runtime_set_chunk_bytes(NULL, 1) == CLSEL_ERROR_INVALID_ARGUMENT &&
+          strstr(clsel_last_error(), "rt is NULL"));
+    clsel_device_info info;
+    CHECK(clsel_list_devices(&info, 1, NULL) == CLSEL_ERROR_INVALID_ARGUMENT &&
+          strstr(clsel_last_error(), "count is NULL"));
+    int32_t count = -1;
+    CHECK(clsel_list_devices(NULL, 1, &count) == CLSEL_ERROR_INVALID_ARGUMENT &&
+          strstr(clsel_last_error(), "devices is NULL") && count == -1);
 }
 
 static void test_version(void)

@@ -98,6 +98,10 @@ static void test_counter(void)
                 reference_offsets(&it, (i + step) % it.count, after);
                 CHECK_MSG(same_offsets(skipped.offset, after), "counter_skip(%lld) from %lld",
                           (long long)step, (long long)i);
+            } else {
+                plan_counter skipped = at; /* one element, no dim to step along */
+                clsel_priv_plan_counter_skip(&it, &skipped, 1);
+                CHECK_MSG(same_offsets(skipped.offset, want), "counter_skip on rank 0 moved");
             }
             clsel_priv_plan_counter_next(&it, &walked);
         }
@@ -303,8 +307,9 @@ static void test_split(void)
     rng r = {seed + 4};
     for (int64_t k = 0; k < case_count; ++k) {
         const plan_iter it = random_space(&r);
-        const int64_t max_elements = 1 + (int64_t)rng_below(&r, 40),
-                      max_span = 1 + (int64_t)rng_below(&r, 80);
+        /* 0 included: a bound below one element means one element */
+        const int64_t max_elements = (int64_t)rng_below(&r, 41),
+                      max_span = (int64_t)rng_below(&r, 81);
         plan_split s;
         clsel_priv_plan_split(&s, &it, max_elements, max_span);
         int64_t next = 0;

@@ -11,10 +11,10 @@ static const int rank_classes[RANK_CLASSES] = CLSEL_RANK_CLASSES;
 
 int clsel_priv_cl_rank_class(int32_t rank)
 {
-    for (int i = 0; i < RANK_CLASSES; ++i)
-        if (rank <= rank_classes[i])
-            return rank_classes[i];
-    return rank_classes[RANK_CLASSES - 1];
+    int i = 0;
+    while (i < RANK_CLASSES - 1 && rank > rank_classes[i])
+        ++i; /* the last class takes every rank up to CLSEL_MAX_RANK */
+    return rank_classes[i];
 }
 
 static int class_index(int rank)

@@ -20,26 +20,31 @@
 #include "test_util.h"
 
 static test_cl env;
-static char dir[1024], entry[1400];
+static char dir[1024], entry[1500];
 
 enum {
     WIDTHS = 4
 }; /* context_round runs one dtype of each element width: one kernel each */
 
-/* How many entries there are in `dir` (the path of one of them in `entry`). */
-static int find_entry(void)
+/* How many entries there are in `folder` (the path of one of them in `entry`). */
+static int entries_in(const char *folder)
 {
     int files = 0;
-    DIR *d = opendir(dir);
+    DIR *d = opendir(folder);
     if (!d)
         return 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;)
         if (e->d_name[0] != '.') {
-            snprintf(entry, sizeof entry, "%s/%s", dir, e->d_name);
+            snprintf(entry, sizeof entry, "%s/%s", folder, e->d_name);
             ++files;
         }
     closedir(d);
     return files;
+}
+
+static int find_entry(void)
+{
+    return entries_in(dir);
 }
 
 /* A context on the test device running one dtype of each element width: how many of
@@ -244,6 +249,28 @@ static void test_off(void)
     CHECK(context_round("cache back on") == 0 && find_entry() == WIDTHS);
 }
 
+/* A cache folder whose parents do not exist yet (~/.cache/clsel on a fresh account): made,
+ * parents and all, by the first write. */
+static void test_new_folders(void)
+{
+    if (!runs_kernels())
+        return;
+    remove_entries();
+    char top[1100], nested[1200];
+    snprintf(top, sizeof top, "%s/new", dir);
+    snprintf(nested, sizeof nested, "%s/cache/clsel", top);
+    setenv("CLSEL_KERNEL_CACHE_DIR", nested, 1);
+    context_round("a cache folder three levels new");
+    CHECK_MSG(entries_in(nested) == WIDTHS, "%d entries in %s", entries_in(nested), nested);
+    while (entries_in(nested) > 0)
+        remove(entry);
+    rmdir(nested);
+    snprintf(nested, sizeof nested, "%s/cache", top);
+    rmdir(nested);
+    rmdir(top);
+    setenv("CLSEL_KERNEL_CACHE_DIR", dir, 1);
+}
+
 /* The default: entries only for GPUs and accelerators (read for any device). */
 static void test_default_mode(void)
 {
@@ -263,6 +290,7 @@ static const test_case cases[] = {
     {"load_and_damage", test_load_and_damage},
     {"prepare", test_prepare},
     {"off", test_off},
+    {"new_folders", test_new_folders},
     {"default_mode", test_default_mode},
 };
 

@@ -516,6 +516,16 @@ static void test_context(void)
     CHECK_STATUS(clsel_cl_context_prepare_plan(env.ctx, NULL), CLSEL_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(clsel_last_error(), "plan is NULL"));
     {
+        /* A text too short for the kernels' list: cut, terminated, the length it needs told. */
+        clsel_shape wide = SHAPE(64, 64);
+        clsel_plan *listed = make_plan(CLSEL_F32, wide, wide, wide);
+        char whole[4096], cut[8];
+        const size_t needed = clsel_cl_plan_kernels(listed, whole, sizeof whole);
+        CHECK(needed > sizeof cut && clsel_cl_plan_kernels(listed, cut, sizeof cut) == needed);
+        CHECK(strlen(cut) == sizeof cut - 1 && strncmp(cut, whole, sizeof cut - 1) == 0);
+        clsel_plan_destroy(listed);
+    }
+    {
         /* An empty plan prepares nothing, on either path. */
         clsel_shape none = SHAPE(0);
         clsel_plan *empty = make_plan(CLSEL_F32, none, none, none);

@@ -9,6 +9,8 @@
  *   clsel_fault_shim_calls() counted calls since the last arming.
  *   clsel_fault_shim_failed() the name of the function whose call was failed since the
  *                            last arming, or NULL.
+ *   clsel_fault_shim_fail_named(names, k)  the next k calls of the functions in `names`
+ *                            (comma-separated) fail, whatever else is armed; NULL, 0: none.
  *
  * Retains and releases (NEVER in the table) pass through uncounted: a failed release
  * would leak, and no caller can act on one. The test finds clsel_fault_shim_arm by
@@ -16,6 +18,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,10 +33,14 @@
 SHIM_EXPORT long clsel_fault_shim_calls(void);
 SHIM_EXPORT long clsel_fault_shim_arm(long n);
 SHIM_EXPORT const char *clsel_fault_shim_failed(void);
+SHIM_EXPORT void clsel_fault_shim_fail_named(const char *names, long count);
 
 static clsel_cl_api real;
 static atomic_long calls, fail_at;
 static _Atomic(const char *) failed_name;
+/* clsel_fault_shim_fail_named's list (",name,name,") and how many of its calls are left to fail. */
+static char named[512];
+static atomic_long named_left;
 
 static void load_real(void)
 {
@@ -56,6 +63,14 @@ static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 static int fails(const char *name)
 {
     pthread_once(&loaded, load_real);
+    if (atomic_load(&named_left) > 0) {
+        char token[128];
+        snprintf(token, sizeof token, ",%s,", name);
+        if (strstr(named, token) && atomic_fetch_sub(&named_left, 1) > 0) {
+            atomic_store(&failed_name, name);
+            return 1;
+        }
+    }
     if (atomic_fetch_add(&calls, 1) + 1 != atomic_load(&fail_at))
         return 0;
     atomic_store(&failed_name, name);
@@ -70,6 +85,14 @@ SHIM_EXPORT long clsel_fault_shim_calls(void)
 SHIM_EXPORT const char *clsel_fault_shim_failed(void)
 {
     return atomic_load(&failed_name);
+}
+
+SHIM_EXPORT void clsel_fault_shim_fail_named(const char *names, long count)
+{
+    atomic_store(&named_left, 0);
+    snprintf(named, sizeof named, ",%s,", names ? names : "");
+    atomic_store(&failed_name, NULL);
+    atomic_store(&named_left, names ? count : 0);
 }
 
 SHIM_EXPORT long clsel_fault_shim_arm(long n)

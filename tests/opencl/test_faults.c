@@ -58,6 +58,7 @@ static long alloc_count(void)
 }
 
 static fault_kind opencl_faults = {"OpenCL call", NULL, NULL, NULL, 0};
+static void (*fail_named)(const char *names, long count); /* the shim's */
 static fault_kind alloc_faults = {"allocation", alloc_arm, alloc_count, NULL, 0};
 
 /* The shim's controls, from the module clsel loaded (dlopen hands back the same one). */
@@ -67,8 +68,9 @@ static void find_shim(void)
     void *shim = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
     void *arm = shim ? dlsym(shim, "clsel_fault_shim_arm") : NULL,
          *calls = shim ? dlsym(shim, "clsel_fault_shim_calls") : NULL,
-         *failed = shim ? dlsym(shim, "clsel_fault_shim_failed") : NULL;
-    if (!arm || !calls || !failed) {
+         *failed = shim ? dlsym(shim, "clsel_fault_shim_failed") : NULL,
+         *named = shim ? dlsym(shim, "clsel_fault_shim_fail_named") : NULL;
+    if (!arm || !calls || !failed || !named) {
         fprintf(stderr,
                 "test_faults: CLSEL_OPENCL_LIBRARY (%s) must name tests/opencl/cl_fault_shim's "
                 "module\n",
@@ -78,6 +80,7 @@ static void find_shim(void)
     memcpy(&opencl_faults.arm, &arm, sizeof arm);
     memcpy(&opencl_faults.calls, &calls, sizeof calls);
     memcpy(&opencl_faults.failed, &failed, sizeof failed);
+    memcpy(&fail_named, &named, sizeof named);
 }
 
 /* Whether the armed fault of `k` happened between two readings of its counter. */
@@ -318,9 +321,43 @@ static void test_allocations(void)
     CHECK(status_seen[CLSEL_ERROR_OUT_OF_MEMORY] > 0);
 }
 
+/* A device that cannot finish its queue: clFinish fails, then the wait for the run's last
+ * command, then (with three failures) the query of its status too. The runtime returns only
+ * once the queue can no longer touch the caller's memory (a later clFinish, or the last command
+ * complete), and finishes the run on the CPU path; in place and copied, in chunks. */
+static void test_drain(void)
+{
+    clsel_runtime *rt = NULL;
+    CHECK_OK(clsel_runtime_create(CLSEL_DEVICE_OPENCL, &rt));
+    clsel_plan *plan = NULL;
+    clsel_shape s = SHAPE(N);
+    CHECK_OK(clsel_plan_create(CLSEL_U32, &s, &s, &s, NULL, &plan));
+    if (!rt || !plan)
+        return;
+    CHECK_OK(clsel_runtime_set_min_device_bytes(rt, 0));
+    for (long failures = 2; failures <= 3; ++failures) {
+        for (int zero_copy = 1; zero_copy >= 0; --zero_copy) {
+            CHECK_OK(clsel_runtime_set_zero_copy(rt, zero_copy));
+            CHECK_OK(clsel_runtime_set_chunk_bytes(rt, zero_copy ? 0 : sizeof want / 4));
+            uint32_t got[N];
+            memset(got, 0xC3, sizeof got);
+            fail_named("clFinish,clWaitForEvents,clGetEventInfo", failures);
+            CHECK_OK(clsel_runtime_run(rt, plan, cond, then_data, else_data, got));
+            fail_named(NULL, 0);
+            CHECK_MSG(memcmp(got, want, sizeof got) == 0 &&
+                          clsel_runtime_last_run_path() == CLSEL_RUN_RESCUED,
+                      "%ld failures, zero copy %d: path %d", failures, zero_copy,
+                      (int)clsel_runtime_last_run_path());
+        }
+    }
+    clsel_plan_destroy(plan);
+    clsel_runtime_destroy(rt);
+}
+
 static const test_case cases[] = {
     {"opencl_calls", test_opencl_calls},
     {"allocations", test_allocations},
+    {"drain", test_drain},
 };
 
 static const check_flag flags[] = {

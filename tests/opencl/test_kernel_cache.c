@@ -271,6 +271,38 @@ static void test_new_folders(void)
     setenv("CLSEL_KERNEL_CACHE_DIR", dir, 1);
 }
 
+/* Where the folder comes from: CLSEL_KERNEL_CACHE_DIR, else $XDG_CACHE_HOME/clsel (an empty
+ * variable counts as unset); a path too long for the library leaves the cache off. */
+static void test_folder_choice(void)
+{
+    if (!runs_kernels())
+        return;
+    remove_entries();
+    char xdg_folder[1100];
+    snprintf(xdg_folder, sizeof xdg_folder, "%s/clsel", dir);
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    char *kept_xdg = xdg ? strdup(xdg) : NULL;
+    setenv("CLSEL_KERNEL_CACHE_DIR", "", 1);
+    setenv("XDG_CACHE_HOME", dir, 1);
+    context_round("XDG_CACHE_HOME");
+    CHECK_MSG(entries_in(xdg_folder) == WIDTHS, "%d entries in %s", entries_in(xdg_folder),
+              xdg_folder);
+    while (entries_in(xdg_folder) > 0)
+        remove(entry);
+    rmdir(xdg_folder);
+    static char too_long[5000];
+    memset(too_long, 'x', sizeof too_long - 1);
+    too_long[0] = '/';
+    setenv("CLSEL_KERNEL_CACHE_DIR", too_long, 1);
+    CHECK(context_round("a folder name too long") == 0 && find_entry() == 0);
+    if (kept_xdg)
+        setenv("XDG_CACHE_HOME", kept_xdg, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+    free(kept_xdg);
+    setenv("CLSEL_KERNEL_CACHE_DIR", dir, 1);
+}
+
 /* The default: entries only for GPUs and accelerators (read for any device). */
 static void test_default_mode(void)
 {
@@ -291,6 +323,7 @@ static const test_case cases[] = {
     {"prepare", test_prepare},
     {"off", test_off},
     {"new_folders", test_new_folders},
+    {"folder_choice", test_folder_choice},
     {"default_mode", test_default_mode},
 };
 

@@ -279,6 +279,10 @@ static void test_auto(void)
         create(CLSEL_DEVICE_OPENCL, CLSEL_ERROR_NO_DEVICE);
         CHECK_MSG(strcmp(clsel_last_error(), reason) == 0, "%s, where AUTO said %s",
                   clsel_last_error(), reason);
+        int32_t devices = -1;
+        CHECK(clsel_list_devices(NULL, 0, &devices) == CLSEL_ERROR_NO_DEVICE && devices == 0);
+        CHECK_MSG(strcmp(clsel_last_error(), reason) == 0, "clsel_list_devices: %s",
+                  clsel_last_error());
     } else if (opencl_expected && !has_accelerator() && !getenv("CLSEL_PLATFORM")) {
         /* only CPU devices (PoCL in CI), none named: AUTO passes over them */
         CHECK_MSG(clsel_runtime_device(rt) == CLSEL_DEVICE_CPU, "AUTO took the CPU device %s",

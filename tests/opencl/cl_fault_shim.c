@@ -106,9 +106,15 @@ SHIM_EXPORT long clsel_fault_shim_arm(long n)
 #define SHIM_FAIL_CODE(name)        \
     if (fails(#name) || !real.name) \
         return CL_OUT_OF_RESOURCES;
-#define SHIM_FAIL_BUILD(name)       \
-    if (fails(#name) || !real.name) \
-        return CL_BUILD_PROGRAM_FAILURE;
+/* A failed build as a driver's: the real compiler, handed an option it rejects, so that the
+ * program has a build log to read (and the failure is reported as a build failure). */
+#define SHIM_FAIL_BUILD(name)                                             \
+    if (!real.name)                                                       \
+        return CL_BUILD_PROGRAM_FAILURE;                                  \
+    if (fails(#name)) {                                                   \
+        (void)real.name(p, n, d, "-clsel-fault-shim-rejects-this", f, u); \
+        return CL_BUILD_PROGRAM_FAILURE;                                  \
+    }
 #define SHIM_FAIL_OBJECT(name)                  \
     if (fails(#name) || !real.name) {           \
         if (errcode_ret)                        \

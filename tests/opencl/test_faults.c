@@ -107,6 +107,10 @@ static void note(clsel_status st)
         status_seen[st]++;
     if (st != CLSEL_SUCCESS)
         CHECK_MSG(*clsel_last_error() != '\0', "%s without a message", clsel_status_string(st));
+    /* A failed build leaves the compiler's log (the shim's failed build is a real one). */
+    if (st == CLSEL_ERROR_BUILD)
+        CHECK_MSG(*clsel_cl_build_log(NULL) != '\0', "a failed build without its log: %s",
+                  clsel_last_error());
     /* A failed OpenCL call leaves its own code for the caller (clsel_cl_last_cl_error). */
     if (st == CLSEL_ERROR_OPENCL)
         CHECK_MSG(clsel_cl_last_cl_error() != CL_SUCCESS,

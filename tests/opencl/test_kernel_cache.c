@@ -79,10 +79,23 @@ static int context_round(const char *what)
     return cached;
 }
 
+static void remove_entries_in(const char *folder)
+{
+    while (entries_in(folder) > 0)
+        remove(entry);
+}
+
 static void remove_entries(void)
 {
-    while (find_entry() > 0)
-        remove(entry);
+    remove_entries_in(dir);
+}
+
+/* A cache folder other than `dir` that a round wrote: one entry per width; then removed. */
+static void check_and_remove_folder(const char *folder)
+{
+    CHECK_MSG(entries_in(folder) == WIDTHS, "%d entries in %s", entries_in(folder), folder);
+    remove_entries_in(folder);
+    rmdir(folder);
 }
 
 static long file_size(const char *path)
@@ -261,10 +274,7 @@ static void test_new_folders(void)
     snprintf(nested, sizeof nested, "%s/cache/clsel", top);
     setenv("CLSEL_KERNEL_CACHE_DIR", nested, 1);
     context_round("a cache folder three levels new");
-    CHECK_MSG(entries_in(nested) == WIDTHS, "%d entries in %s", entries_in(nested), nested);
-    while (entries_in(nested) > 0)
-        remove(entry);
-    rmdir(nested);
+    check_and_remove_folder(nested);
     snprintf(nested, sizeof nested, "%s/cache", top);
     rmdir(nested);
     rmdir(top);
@@ -285,11 +295,7 @@ static void test_folder_choice(void)
     setenv("CLSEL_KERNEL_CACHE_DIR", "", 1);
     setenv("XDG_CACHE_HOME", dir, 1);
     context_round("XDG_CACHE_HOME");
-    CHECK_MSG(entries_in(xdg_folder) == WIDTHS, "%d entries in %s", entries_in(xdg_folder),
-              xdg_folder);
-    while (entries_in(xdg_folder) > 0)
-        remove(entry);
-    rmdir(xdg_folder);
+    check_and_remove_folder(xdg_folder);
     static char too_long[5000];
     memset(too_long, 'x', sizeof too_long - 1);
     too_long[0] = '/';

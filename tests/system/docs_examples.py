@@ -10,7 +10,7 @@ is written. An entry is a list of checks:
             the repository is (build/bin, build/lib, build/venv, python, bench), and
             compares what it prints with the block after it (Output) or with the
             `# expected` comments of its print lines;
-  Python    runs the block with this Python, a prelude before it (the files it reads)
+  Python    runs the block with this Python, after `before` made the files it reads,
             and checks after it; compared like Shell;
   C         compiles the block inside main() (its #include lines on top) with
             declarations before it and checks after it, against the built library, and runs it;
@@ -30,6 +30,8 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
+import where_onnx  # beside this file
+
 SOURCE, BUILD, WORK = (os.path.abspath(path) for path in sys.argv[1:4])
 
 
@@ -42,7 +44,7 @@ class Shell:
 
 @dataclass
 class Python:
-    prelude: str = ""
+    before: object = None  # called with the scratch folder first: the files the block reads
     checks: str = ""
     needs: str = None  # a file under BUILD that the block needs; the block is reported, not run, without it
 
@@ -74,20 +76,6 @@ class Output:
 class Diagram:
     pass
 
-
-# The ONNX model that docs/integration.md's snippet reads: one Where, cond [2,1] against
-# then [2,3] and a scalar else.
-WHERE_ONNX = """
-import onnx
-from onnx import TensorProto, helper
-graph = helper.make_graph(
-    [helper.make_node("Where", ["cond", "then", "else"], ["out"])], "where",
-    [helper.make_tensor_value_info("cond", TensorProto.BOOL, [2, 1]),
-     helper.make_tensor_value_info("then", TensorProto.FLOAT, [2, 3]),
-     helper.make_tensor_value_info("else", TensorProto.FLOAT, [])],
-    [helper.make_tensor_value_info("out", TensorProto.FLOAT, [2, 3])])
-onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]), "model.onnx")
-"""
 
 EXAMPLES = {
     ("README.md", "ci/setup.sh && cmake -S . -B build && cmake --build build -j && build/bin/clsel demo"): [
@@ -154,7 +142,8 @@ EXAMPLES = {
               substitute={"BEFORE.json": "short_u8.json", "AFTER.json": "short_u8.json"}),
     ],
     ("docs/integration.md", "import openvino as ov, clsel.openvino"): [
-        Python(prelude=WHERE_ONNX, needs="lib/libclsel_openvino.so",
+        Python(before=lambda folder: where_onnx.write(os.path.join(folder, "model.onnx")),
+               needs="lib/libclsel_openvino.so",
                checks="import numpy as np\n"
                       "out = compiled([np.array([[True], [False]]), np.ones((2, 3), np.float32), np.float32(-1)])[0]\n"
                       "assert out.tolist() == [[1, 1, 1], [-1, -1, -1]] and clsel.openvino.evaluations() > 0, out\n"
@@ -285,9 +274,11 @@ def check_python(check, text, expected, where):
         print(f"{where}: not run here: {check.needs} is not built")
         return None
     folder = scratch()
+    if check.before:
+        check.before(folder)
     program = os.path.join(folder, "example.py")
     with open(program, "w") as file:
-        file.write(check.prelude + text + check.checks)
+        file.write(text + check.checks)
     return run([sys.executable, program], folder, expected or expected_from_comments(text + check.checks), where)
 
 

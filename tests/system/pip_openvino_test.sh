@@ -14,21 +14,7 @@ release=$("$python" -c "import importlib.metadata as m; m.version('onnx'); print
   { echo "pip_openvino_test: $python has no openvino or onnx: skipped"; exit 77; }
 rm -rf "$work"
 mkdir -p "$work"
-# The ONNX model: one Where, cond [2,1] against then [2,3] and a scalar else.
-"$python" - "$work/where.onnx" <<'PY'
-import sys
-
-import onnx
-from onnx import TensorProto, helper
-
-graph = helper.make_graph(
-    [helper.make_node("Where", ["cond", "then", "else"], ["out"])], "where",
-    [helper.make_tensor_value_info("cond", TensorProto.BOOL, [2, 1]),
-     helper.make_tensor_value_info("then", TensorProto.FLOAT, [2, 3]),
-     helper.make_tensor_value_info("else", TensorProto.FLOAT, [])],
-    [helper.make_tensor_value_info("out", TensorProto.FLOAT, [2, 3])])
-onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]), sys.argv[1])
-PY
+"$python" "$source/tests/system/where_onnx.py" "$work/where.onnx"
 python3 -m venv "$work/venv"
 pip() { "$work/venv/bin/python" -m pip --disable-pip-version-check "$@"; }
 pip install -q "openvino==$release" >"$work/pip.log" 2>&1 &&

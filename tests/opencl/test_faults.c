@@ -8,13 +8,17 @@
  * results, and a chunked runtime run must end right whatever fails, reported as rescued
  * exactly when a fault hit it.
  *
- *   test_faults [--max-faults N] [--stride N] [opencl_calls] [allocations]
+ *   test_faults [--max-faults N] [--stride N] [--cache-dir DIR] [CASE...]
  *   opencl_calls  the sweep over OpenCL calls (--stride > 1: every stride-th call only)
  *   allocations   the sweep over host allocations
+ *   drain         a device that cannot finish its queue
+ *   cache_calls   the OpenCL sweep with the kernel cache on, in a folder made under DIR
  * Each sweep stops at its first clean run, or fails after --max-faults faults (2000). */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "test_cl.h"
@@ -244,17 +248,27 @@ static void runtime_workflow(void)
     clsel_runtime_destroy(rt);
 }
 
+/* Both workflows, the interop one and the runtime's. */
+static void every_workflow(void)
+{
+    interop_workflow();
+    runtime_workflow();
+}
+
 /* Fails the n-th event of `kind` for n = 1, 1 + stride, 1 + 2 stride, ... until a whole
- * run passes without reaching it; returns how many faults were injected. A stride above
- * 1 samples the calls, for implementations too slow to fail each one (Oclgrind). */
-static long sweep(fault_kind *kind, long max_n, long stride)
+ * run of `workflow` passes without reaching it (`before_each` runs ahead of each, unarmed);
+ * returns how many faults were injected. A stride above 1 samples the calls, for
+ * implementations too slow to fail each one (Oclgrind). */
+static long sweep(fault_kind *kind, long max_n, long stride, void (*workflow)(void),
+                  void (*before_each)(void))
 {
     active = kind;
     long n = 1, injected = 0;
     for (; n <= max_n; n += stride, ++injected) {
+        if (before_each)
+            before_each();
         kind->arm(kind->armed = n);
-        interop_workflow();
-        runtime_workflow();
+        workflow();
         long seen = kind->arm(kind->armed = 0);
         if (seen < n)
             break; /* the n-th call never came: every call ran clean */
@@ -294,7 +308,7 @@ static long sweep_and_report(fault_kind *kind, long sweep_stride)
 {
     memset(status_seen, 0, sizeof status_seen);
     rescued_runs = 0;
-    const long faults = sweep(kind, (long)max_faults, sweep_stride);
+    const long faults = sweep(kind, (long)max_faults, sweep_stride, every_workflow, NULL);
     printf("injected %ld %s faults; statuses:", faults, kind->name);
     for (int s = 0; s <= CLSEL_ERROR_OPENCL; ++s)
         if (status_seen[s])
@@ -358,13 +372,80 @@ static void test_drain(void)
     clsel_runtime_destroy(rt);
 }
 
+/* The kernel cache under faults: its folder (--cache-dir), and the entries in it. */
+static const char *cache_parent;
+static char cache_dir[1024];
+
+static void remove_cache_entries(void)
+{
+    DIR *d = opendir(cache_dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        char path[sizeof cache_dir + 256];
+        snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
+        if (e->d_name[0] != '.')
+            remove(path);
+    }
+    if (d)
+        closedir(d);
+}
+
+static int cache_entries(void)
+{
+    int n = 0;
+    DIR *d = opendir(cache_dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* The interop workflow's sweep with the kernel cache on: each call of the cache's own (the
+ * device facts of an entry's key, a load, the build of a loaded binary, the read of a built
+ * binary to store it) may fail like any other, and must cost only the cache, never the run:
+ * every failure status the workflow returns is then one it returns without a cache too.
+ * Once with the folder emptied before each run (every run builds and stores), once with
+ * the entries of a clean run in it (every run loads them). */
+static void test_cache_calls(void)
+{
+    if (!cache_parent) {
+        CHECK_MSG(0, "the cache_calls case needs --cache-dir DIR");
+        return;
+    }
+    if (clsel_cl_context_path(env.ctx) == CLSEL_CL_PATH_NATIVE) {
+        printf("cache_calls: the native path builds nothing; no cache to fail\n");
+        return;
+    }
+    snprintf(cache_dir, sizeof cache_dir, "%s/fault-cache-XXXXXX", cache_parent);
+    CHECK(mkdtemp(cache_dir) != NULL);
+    setenv("CLSEL_KERNEL_CACHE_DIR", cache_dir, 1);
+    setenv("CLSEL_KERNEL_CACHE", "on", 1);
+    memset(status_seen, 0, sizeof status_seen);
+    const long storing = sweep(&opencl_faults, (long)max_faults, (long)stride, interop_workflow,
+                               remove_cache_entries);
+    remove_cache_entries();
+    interop_workflow(); /* unarmed: builds and stores the entry */
+    CHECK_MSG(cache_entries() == 1, "%d entries after a clean run", cache_entries());
+    const long loading =
+        sweep(&opencl_faults, (long)max_faults, (long)stride, interop_workflow, NULL);
+    printf("injected %ld OpenCL call faults storing cache entries and %ld loading them\n", storing,
+           loading);
+    CHECK(storing > 10 / stride && loading > 10 / stride);
+    remove_cache_entries();
+    rmdir(cache_dir);
+    setenv("CLSEL_KERNEL_CACHE", "off", 1);
+}
+
 static const test_case cases[] = {
     {"opencl_calls", test_opencl_calls},
     {"allocations", test_allocations},
     {"drain", test_drain},
+    {"cache_calls", test_cache_calls},
 };
 
 static const check_flag flags[] = {
+    {"--cache-dir", CHECK_FLAG_TEXT, &cache_parent, NULL,
+     "where the cache_calls case makes its kernel cache folder"},
     {"--max-faults", CHECK_FLAG_I64, &max_faults, NULL,
      "the most faults a sweep injects (default 2000)"},
     {"--stride", CHECK_FLAG_I64, &stride, NULL,

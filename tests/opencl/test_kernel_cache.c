@@ -2,7 +2,8 @@
  * per kernel, built when a context first needs that kernel: the first context builds
  * from source and writes the entries of the kernels it ran, the next loads them; an
  * entry that is corrupt, truncated, from another key or not an entry at all is ignored
- * and replaced; CLSEL_KERNEL_CACHE=off writes nothing; clsel_cl_context_prepare builds a
+ * and replaced; one that cannot be written leaves no temporary file behind;
+ * CLSEL_KERNEL_CACHE=off writes nothing; clsel_cl_context_prepare builds a
  * dtype's same-shape kernel and clsel_cl_context_prepare_plan a plan's, ahead of any run.
  * CLSEL_KERNEL_CACHE=on, so that a CPU device (PoCL) gets entries too. Every context, cached or
  * not, must give exact results. Where the device runs native kernels (clsel_cl_context_path)
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -282,7 +284,8 @@ static void test_new_folders(void)
 }
 
 /* Where the folder comes from: CLSEL_KERNEL_CACHE_DIR, else $XDG_CACHE_HOME/clsel (an empty
- * variable counts as unset); a path too long for the library leaves the cache off. */
+ * variable counts as unset), else $HOME/.cache/clsel; with none of them set, or a path too long
+ * for the library, the cache is off. */
 static void test_folder_choice(void)
 {
     if (!runs_kernels())
@@ -301,12 +304,49 @@ static void test_folder_choice(void)
     too_long[0] = '/';
     setenv("CLSEL_KERNEL_CACHE_DIR", too_long, 1);
     CHECK(context_round("a folder name too long") == 0 && find_entry() == 0);
+    /* No folder variable at all (a service account without HOME): nothing written anywhere,
+     * so no round reads an entry back. */
+    const char *home = getenv("HOME");
+    char *kept_home = home ? strdup(home) : NULL;
+    unsetenv("CLSEL_KERNEL_CACHE_DIR");
+    unsetenv("XDG_CACHE_HOME");
+    unsetenv("HOME");
+    CHECK(context_round("no cache folder") == 0 && context_round("no cache folder again") == 0);
+    if (kept_home)
+        setenv("HOME", kept_home, 1);
+    free(kept_home);
     if (kept_xdg)
         setenv("XDG_CACHE_HOME", kept_xdg, 1);
     else
         unsetenv("XDG_CACHE_HOME");
     free(kept_xdg);
     setenv("CLSEL_KERNEL_CACHE_DIR", dir, 1);
+}
+
+/* An entry that cannot be written (here a folder stands where its file would go, so the
+ * rename onto it fails): the program is built and runs as without a cache, and the temporary
+ * file the write went to is removed, not left to pile up in the folder. */
+static void test_failed_write(void)
+{
+    if (!runs_kernels())
+        return;
+    remove_entries();
+    CHECK(context_round("filling the cache") == 0 && find_entry() == WIDTHS);
+    char blocked[sizeof entry];
+    snprintf(blocked, sizeof blocked, "%s", entry);
+    CHECK(remove(blocked) == 0 && mkdir(blocked, 0700) == 0);
+    char inside[sizeof entry + 16];
+    snprintf(inside, sizeof inside, "%s/file", blocked);
+    FILE *f = fopen(inside, "wb");
+    CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    CHECK_MSG(context_round("an entry that cannot be written") == WIDTHS - 1,
+              "the blocked entry was read as a program");
+    CHECK_MSG(find_entry() == WIDTHS, "%d files in the cache: a temporary file was left behind",
+              find_entry());
+    remove(inside);
+    rmdir(blocked);
 }
 
 /* The default: entries only for GPUs and accelerators (read for any device). */
@@ -330,6 +370,7 @@ static const test_case cases[] = {
     {"off", test_off},
     {"new_folders", test_new_folders},
     {"folder_choice", test_folder_choice},
+    {"failed_write", test_failed_write},
     {"default_mode", test_default_mode},
 };
 

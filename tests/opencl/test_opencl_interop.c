@@ -1,7 +1,8 @@
 /* test_opencl_interop.c - the OpenCL interop contract of clsel_cl.h: offsets and sub-buffers,
  * wait lists, returned events (also for empty outputs and split launches), two queues
- * on one context, an out-of-order queue, in place, buffers the host may not map, and
- * every buffer error with the output left untouched and no event handed out. */
+ * on one context, an out-of-order queue, in place, buffers the host may not map, every
+ * buffer error with the output left untouched and no event handed out, a device or queue
+ * of another device refused, and the kernels' access model (clsel_cl_plan_access). */
 #include <string.h>
 #include <time.h>
 
@@ -159,24 +160,32 @@ static void test_offsets_and_sub_buffers(void)
     fixture_open(&f, 2);
     clsel_shape s = SHAPE(N);
     clsel_plan *plan = make_plan(CLSEL_I32, s, s, s);
-    /* One big buffer holding everything at odd places (cond at an odd byte offset). */
-    size_t oc = 7, ot = 4 * 1003, oe = 4 * 2011, oo = 4 * 3017;
-    size_t total = oo + N * 4 + 64;
-    uint8_t *image = test_alloc(total);
-    memset(image, 0xA5, total);
-    memcpy(image + oc, f.cond, N);
-    memcpy(image + ot, f.then_data, N * 4);
-    memcpy(image + oe, f.else_data, N * 4);
-    cl_mem big = test_cl_buffer(&env, CL_MEM_READ_WRITE, total, image);
-    cl_event done = NULL;
-    CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, big, oc, big, ot, big, oe, big, oo, 0, NULL,
-                              &done));
-    CHECK(done && clWaitForEvents(1, &done) == CL_SUCCESS);
-    clReleaseEvent(done);
-    uint8_t *after = test_alloc(total);
-    read_buffer(env.queue, big, 0, total, after);
-    CHECK(memcmp(after + oo, f.want, N * 4) == 0);
-    CHECK(memcmp(after, image, oo) == 0 && memcmp(after + oo + N * 4, image + oo + N * 4, 64) == 0);
+    /* One big buffer holding everything at odd places (cond at an odd byte offset), in the
+     * operands' order and in the reverse one (the native path maps the range they span). */
+    static const size_t places[2][4] = {{7, 4 * 1003, 4 * 2011, 4 * 3017},
+                                        {4 * 3017 + 3, 4 * 2011, 4 * 1003, 0}};
+    const size_t total = 4 * 3017 + N * 4 + 64;
+    uint8_t *image = test_alloc(total), *after = test_alloc(total);
+    for (int order = 0; order < 2; ++order) {
+        const size_t oc = places[order][0], ot = places[order][1], oe = places[order][2],
+                     oo = places[order][3];
+        memset(image, 0xA5, total);
+        memcpy(image + oc, f.cond, N);
+        memcpy(image + ot, f.then_data, N * 4);
+        memcpy(image + oe, f.else_data, N * 4);
+        cl_mem big = test_cl_buffer(&env, CL_MEM_READ_WRITE, total, image);
+        cl_event done = NULL;
+        CHECK_OK(clsel_cl_enqueue(env.ctx, plan, env.queue, big, oc, big, ot, big, oe, big, oo, 0,
+                                  NULL, &done));
+        CHECK(done && clWaitForEvents(1, &done) == CL_SUCCESS);
+        clReleaseEvent(done);
+        read_buffer(env.queue, big, 0, total, after);
+        CHECK_MSG(memcmp(after + oo, f.want, N * 4) == 0, "order %d", order);
+        CHECK_MSG(memcmp(after, image, oo) == 0 &&
+                      memcmp(after + oo + N * 4, image + oo + N * 4, total - oo - N * 4) == 0,
+                  "order %d: bytes outside the output changed", order);
+        clReleaseMemObject(big);
+    }
 
     /* A sub-buffer of the output region, and an overlap through a sub-buffer. */
     cl_uint align_bits = 0;
@@ -202,7 +211,6 @@ static void test_offsets_and_sub_buffers(void)
     CHECK(strstr(clsel_last_error(), "overlap then"));
     clReleaseMemObject(sub);
     clReleaseMemObject(parent);
-    clReleaseMemObject(big);
     free(image);
     free(after);
     clsel_plan_destroy(plan);
@@ -533,6 +541,7 @@ static void test_context(void)
         clsel_plan_destroy(empty);
     }
     CHECK(clsel_cl_build_log(env.ctx) != NULL && clsel_cl_build_log(NULL) != NULL);
+    CHECK(clsel_cl_program_cached(NULL) == 0);
     CHECK(strcmp(clsel_cl_device_name(env.ctx), env.device_name) == 0);
     clsel_cl_context_destroy(NULL);
     /* The context keeps its own references: it outlives the caller's release. */
@@ -561,6 +570,128 @@ static void test_context(void)
     clReleaseMemObject(mo);
     clReleaseCommandQueue(q);
     clsel_cl_context_destroy(mine);
+    clsel_plan_destroy(plan);
+}
+
+/* clsel_cl_plan_access, the kernels' access model, on one pattern of each kind: what it says of
+ * each tensor, that bytes and shares stay in their ranges, and the text's length and cut. */
+static void test_plan_access(void)
+{
+    clsel_shape square = SHAPE(64, 64), one = SHAPE(1), row = SHAPE(1, 64), column = SHAPE(64, 1),
+                short_rows = SHAPE(4096, 3), three = SHAPE(3), none = SHAPE(0);
+    clsel_strides transposed = clsel_strides_default(), padded = clsel_strides_default();
+    transposed.strided = CLSEL_STRIDED(CLSEL_OPERAND_THEN);
+    transposed.strides[CLSEL_OPERAND_THEN][0] = 1;
+    transposed.strides[CLSEL_OPERAND_THEN][1] = 64;
+    padded.strided = CLSEL_STRIDED(CLSEL_OPERAND_OUT);
+    padded.strides[CLSEL_OPERAND_OUT][0] = 128;
+    padded.strides[CLSEL_OPERAND_OUT][1] = 1;
+    enum {
+        U = CLSEL_CL_UNIFORM,
+        F = CLSEL_CL_FIXED,
+        R = CLSEL_CL_ROWS,
+        D = CLSEL_CL_DENSE
+    };
+    const struct {
+        const char *what;
+        clsel_dtype dtype;
+        clsel_shape c, t, e;
+        const clsel_strides *strides;
+        int32_t rank, kind[4];
+        double then_bytes;
+    } cases[] = {
+        {"same shape", CLSEL_F32, square, square, square, NULL, 1, {D, D, D, D}, 4},
+        {"scalar then", CLSEL_F32, square, one, square, NULL, 1, {D, U, D, D}, 1},
+        {"cond along rows", CLSEL_F32, row, square, square, NULL, 2, {R, D, D, D}, 4},
+        {"else fixed along rows", CLSEL_F32, square, square, column, NULL, 2, {D, D, F, D}, 4},
+        {"rows of 3 bytes", CLSEL_U8, short_rows, short_rows, three, NULL, 2, {D, D, R, D}, 1},
+        {"transposed then",
+         CLSEL_F32,
+         square,
+         square,
+         square,
+         &transposed,
+         2,
+         {D, CLSEL_CL_TILED, D, D},
+         8}, /* two 16-byte windows read per one kept */
+        {"padded out", CLSEL_F32, square, square, square, &padded, 2, {D, D, D, R}, 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        clsel_plan *plan = NULL;
+        CHECK_OK(clsel_plan_create_strided(cases[i].dtype, &cases[i].c, &cases[i].t, &cases[i].e,
+                                           NULL, cases[i].strides, &plan));
+        clsel_cl_access a;
+        char text[512];
+        const size_t length = clsel_cl_plan_access(plan, &a, text, sizeof text);
+        CHECK_MSG(length == strlen(text) && a.rank == cases[i].rank &&
+                      memcmp(a.kind, cases[i].kind, sizeof a.kind) == 0 &&
+                      a.bytes[CLSEL_OPERAND_THEN] == cases[i].then_bytes,
+                  "%s: rank %d, kinds %d %d %d %d, then %g bytes: %s", cases[i].what, a.rank,
+                  a.kind[0], a.kind[1], a.kind[2], a.kind[3], a.bytes[CLSEL_OPERAND_THEN], text);
+        for (int op = 0; op < 4; ++op)
+            CHECK(a.wide[op] >= 0 && a.wide[op] <= 1 && a.bytes[op] > 0);
+        CHECK(a.rows_crossed >= 0 && a.rows_crossed <= 1);
+        char cut[16];
+        CHECK(clsel_cl_plan_access(plan, NULL, cut, sizeof cut) == length &&
+              strncmp(cut, text, sizeof cut - 1) == 0 && strlen(cut) == sizeof cut - 1);
+        clsel_plan_destroy(plan);
+    }
+    clsel_plan *empty = make_plan(CLSEL_F32, none, none, none);
+    CHECK(clsel_cl_plan_access(empty, NULL, NULL, 0) == 0 &&
+          clsel_cl_plan_access(NULL, NULL, NULL, 0) == 0);
+    clsel_plan_destroy(empty);
+}
+
+/* Two devices of one platform (PoCL with POCL_DEVICES="pthread pthread": ctest
+ * opencl_interop_two_devices): a device that is not part of the caller's context, and a queue
+ * of the context's other device, are refused with messages that say so; a context of both
+ * devices runs on the device it was made for. With one device there is nothing to check. */
+static void test_two_devices(void)
+{
+    cl_device_id devices[2] = {NULL, NULL};
+    cl_uint count = 0;
+    clGetDeviceIDs(env.platform, CL_DEVICE_TYPE_ALL, 2, devices, &count);
+    if (count < 2) {
+        printf("two_devices: %s has one device; nothing to check\n", env.device_name);
+        return;
+    }
+    const cl_device_id other = devices[0] == env.device ? devices[1] : devices[0];
+    clsel_cl_context *ctx = (clsel_cl_context *)&ctx; /* a failed call leaves it as it was */
+    CHECK_STATUS(clsel_cl_context_create(env.context, other, &ctx), CLSEL_ERROR_NO_DEVICE);
+    CHECK(ctx == (clsel_cl_context *)&ctx && strstr(clsel_last_error(), "not part of the context"));
+
+    cl_int err;
+    cl_context both = clCreateContext(NULL, 2, devices, NULL, NULL, &err);
+    CHECK(err == CL_SUCCESS);
+    CHECK_OK(clsel_cl_context_create(both, env.device, &ctx));
+    cl_command_queue mine = clCreateCommandQueue(both, env.device, 0, &err),
+                     theirs = clCreateCommandQueue(both, other, 0, &err);
+    clsel_shape s = SHAPE(4);
+    clsel_plan *plan = make_plan(CLSEL_U8, s, s, s);
+    const uint8_t c[4] = {1, 0, 1, 0}, t[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8},
+                  want[4] = {1, 6, 3, 8}, untouched[4] = {9, 9, 9, 9};
+    cl_mem mc = clCreateBuffer(both, CL_MEM_COPY_HOST_PTR, 4, (void *)c, &err);
+    cl_mem mt = clCreateBuffer(both, CL_MEM_COPY_HOST_PTR, 4, (void *)t, &err);
+    cl_mem me = clCreateBuffer(both, CL_MEM_COPY_HOST_PTR, 4, (void *)e, &err);
+    cl_mem mo = clCreateBuffer(both, CL_MEM_COPY_HOST_PTR, 4, (void *)untouched, &err);
+    CHECK_STATUS(clsel_cl_enqueue(ctx, plan, theirs, mc, 0, mt, 0, me, 0, mo, 0, 0, NULL, NULL),
+                 CLSEL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(clsel_last_error(), "another device"));
+    uint8_t got[4];
+    read_buffer(mine, mo, 0, 4, got);
+    CHECK(memcmp(got, untouched, 4) == 0);
+    CHECK_OK(clsel_cl_enqueue(ctx, plan, mine, mc, 0, mt, 0, me, 0, mo, 0, 0, NULL, NULL));
+    read_buffer(mine, mo, 0, 4, got);
+    CHECK(memcmp(got, want, 4) == 0);
+    printf("two_devices: the other device and its queue refused, the context's device ran\n");
+    clReleaseMemObject(mc);
+    clReleaseMemObject(mt);
+    clReleaseMemObject(me);
+    clReleaseMemObject(mo);
+    clReleaseCommandQueue(mine);
+    clReleaseCommandQueue(theirs);
+    clsel_cl_context_destroy(ctx);
+    clReleaseContext(both);
     clsel_plan_destroy(plan);
 }
 
@@ -696,6 +827,8 @@ static const test_case cases[] = {
     {"queues", test_queues},
     {"split_launch", test_split_launch},
     {"context", test_context},
+    {"two_devices", test_two_devices},
+    {"plan_access", test_plan_access},
     {"alignment_forms", test_alignment_forms},
     {"every_kernel", test_every_kernel},
 };

@@ -33,7 +33,6 @@ BIG = 1 << 20  # targets apply to cases with at least this many output elements
 PEER_NAMES = {"numpy": "numpy.where", "onnxruntime": "ONNX Runtime Where", "openvino": "OpenVINO Select",
               "pyopencl": "PyOpenCL kernel"}
 TARGET_OPENCL, TARGET_OPENCL_SAME, TARGET_CPU, TARGET_ENQUEUE_US = 85.0, 90.0, 80.0, 5.0
-TARGET_CALL_US = 10.0  # the fixed cost of one Python call (1,000 elements)
 TARGET_PLAN_US = 20.0
 
 
@@ -236,35 +235,6 @@ def thresholds_section(run):
     return "\n".join(lines)
 
 
-def runtime_section(data):
-    """Host memory in and out through the Python binding: AUTO against the CPU path,
-    the OpenCL device and numpy.where (bench/runtime.py)."""
-    kind, name = data["auto"]
-    lines = ["## Runtime: host memory in and out", "",
-             "`PYTHONPATH=python build/venv/bin/python bench/runtime.py --json build/bench/runtime.json`: "
-             "`clsel.select` as a Python user calls it (default arguments = AUTO; `device=\"cpu\"`; "
-             "`device=\"opencl\"`, in place on a device that works in host memory, as PoCL does), beside `numpy.where`, medians in microseconds, the first three interleaved "
-             f"call by call and OpenCL timed after them. AUTO ran on: {kind} ({name}). With PoCL the only OpenCL "
-             "device, AUTO and `cpu` are the same code (the CPU runtime on every core); their ratio shows the "
-             "order effects of this machine, not a difference. `auto, out=` writes into a preallocated array, "
-             "which spares the page faults a fresh result pays on its first write (the large sizes).", "",
-             "| pattern | elements | auto us | auto, out= us | cpu us | opencl us | numpy.where us | auto / numpy |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for r in data["rows"]:
-        opencl = f"{r['opencl_us']:,.1f}" if "opencl_us" in r else "-"
-        lines.append(f"| {r['pattern']} | {r['elements']:,} | {r['auto_us']:,.1f} | {r['auto_out_us']:,.1f} | "
-                     f"{r['cpu_us']:,.1f} | {opencl} | {r['numpy_us']:,.1f} | {r['auto_us'] / r['numpy_us']:.2f} |")
-    fixed = data.get("fixed_cost")
-    if fixed:
-        met = "**met**" if fixed["auto_us"] <= TARGET_CALL_US else "**missed**"
-        lines += ["", "Fixed cost of one call, 1,000 f32 elements called back to back as a model's loop calls them "
-                      "(`timeit`, best of 5 rounds; the table above times each call alone, interleaved with the "
-                      f"others, which makes every function slower alike): `clsel.select` {fixed['auto_us']:.2f} us "
-                      f"{met} (target <= {TARGET_CALL_US:.0f} us), with `out=` {fixed['auto_out_us']:.2f} us, "
-                      f"`numpy.where` {fixed['numpy_us']:.2f} us."]
-    return "\n".join(lines)
-
-
 FIRST_CALL_STATES = {
     "cold": "both caches empty; clsel's in its default mode",
     "pocl-warm": "PoCL's cache warm; clsel's default mode (no entries for a CPU device)",
@@ -417,8 +387,6 @@ def markdown(run, options):
     if run.peer_case:
         parts += ["### Peers", "", peer_detail(run), ""]
     parts += [thresholds_section(run), ""]
-    if options.runtime:
-        parts += [runtime_section(load(options.runtime)), ""]
     if options.first_call:
         parts += [first_call_section(load(options.first_call)), ""]
     parts += [gpu_section(options.gpu or []), ""]
@@ -436,7 +404,6 @@ def main(argv=None):
     parser.add_argument("--sweep", help="clsel bench --sweep N --json output")
     parser.add_argument("--sweep-peers", help="bench/peers.py --peer numpy on the sweep's file")
     parser.add_argument("--sweep-chart", help="the PNG of the sweep's distributions")
-    parser.add_argument("--runtime", help="bench/runtime.py --json output")
     parser.add_argument("--first-call", help="bench/first_call.sh's JSON")
     options = parser.parse_args(argv)
     run = Run(load(options.clsel), load(options.clsel_threads) if options.clsel_threads else None,

@@ -8,7 +8,8 @@
 # short draw on one thread, bench/tail_report.py). Full sizes write
 # docs/performance.md, docs/performance.png and docs/performance_sweep.png (about 25
 # minutes here); --quick writes build/bench/ in seconds; --tail reruns only the tail's
-# section of docs/performance.md (two minutes). CLSEL_SWEEP=N and CLSEL_SEED=S change the
+# section of docs/performance.md (two minutes), --runtime only the runtime's (bench/runtime.py,
+# two minutes). CLSEL_SWEEP=N and CLSEL_SEED=S change the
 # sweep (default 100 patterns, seed 1), CLSEL_TAIL=N the tail's (default 60 patterns, the
 # same seed). Needs a build (cmake --build build)
 # and ci/setup.sh's virtual environment. CLSEL_BUILD names another build folder.
@@ -18,14 +19,14 @@ build="${CLSEL_BUILD:-build}"
 out="$build/bench"
 mkdir -p "$out"
 size=() docs=docs repeat=20 sweep="${CLSEL_SWEEP:-100}" seed="${CLSEL_SEED:-1}" strided_size=()
-tail_patterns="${CLSEL_TAIL:-60}" only_tail=0
+tail_patterns="${CLSEL_TAIL:-60}" only=""
 if [ "${1:-}" = "--quick" ]; then
     size=(--quick) docs="$out" repeat=5 sweep="${CLSEL_SWEEP:-8}" strided_size=(--rows 256 --cols 384 --repeat 3)
     tail_patterns="${CLSEL_TAIL:-8}"
-elif [ "${1:-}" = "--tail" ]; then
-    only_tail=1
+elif [ "${1:-}" = "--tail" ] || [ "${1:-}" = "--runtime" ]; then
+    only="${1#--}"
 elif [ $# -gt 0 ]; then
-    echo "usage: bench/run.sh [--quick | --tail]" >&2
+    echo "usage: bench/run.sh [--quick | --tail | --runtime]" >&2
     exit 2
 fi
 python="$build/venv/bin/python"
@@ -37,9 +38,14 @@ run_tail() {
         "${size[@]}" --json "$out/tail.json" | tee "$out/tail.txt"
     PYTHONPATH=bench "$python" bench/tail_report.py "$out/tail.json" --markdown "$docs/performance.md"
 }
-if [ "$only_tail" = 1 ]; then
-    run_tail
-    echo "bench/run.sh: wrote the tail's section of $docs/performance.md"
+# The runtime from Python beside numpy.where, and its section.
+run_runtime() {
+    PYTHONPATH=python:bench "$python" bench/runtime.py "${size[@]}" --json "$out/runtime.json" \
+        --markdown "$docs/performance.md"
+}
+if [ -n "$only" ]; then
+    "run_$only"
+    echo "bench/run.sh: wrote the $only section of $docs/performance.md"
     exit 0
 fi
 
@@ -55,14 +61,14 @@ POCL_CACHE_DIR="$cache" "$python" bench/peers.py --cases "$out/clsel.json" --rep
 POCL_CACHE_DIR="$cache" "$build/bin/clsel" bench --sweep "$sweep" --seed "$seed" "${size[@]}" \
     --json "$out/sweep.json" | tee "$out/sweep.txt"
 "$python" bench/peers.py --cases "$out/sweep.json" --peer numpy --repeat 3 --json "$out/sweep_peers.json"
-PYTHONPATH=python POCL_CACHE_DIR="$cache" "$python" bench/runtime.py "${size[@]}" --json "$out/runtime.json"
 bench/first_call.sh "$([ ${#size[@]} -gt 0 ] && echo 1 || echo 3)" "$out/first_call.json"
 gpu_runs=() # the GPU runs kept in the repository (ci/gpu.sh --bench; bench/results/README.md)
 for run in bench/results/*/bench.json; do [ -f "$run" ] && gpu_runs+=(--gpu "$run"); done
 "$python" bench/report.py --clsel "$out/clsel.json" --clsel-threads "$out/clsel_threads.json" \
     --peers "$out/peers.json" --markdown "$docs/performance.md" --chart "$docs/performance.png" \
     --sweep "$out/sweep.json" --sweep-peers "$out/sweep_peers.json" --sweep-chart "$docs/performance_sweep.png" \
-    --runtime "$out/runtime.json" --first-call "$out/first_call.json" "${gpu_runs[@]}"
+    --first-call "$out/first_call.json" "${gpu_runs[@]}"
+POCL_CACHE_DIR="$cache" run_runtime
 PYTHONPATH=python:bench "$python" bench/strided.py "${strided_size[@]}" --markdown "$docs/performance.md"
 run_tail
 echo "bench/run.sh: wrote $docs/performance.md, $docs/performance.png and $docs/performance_sweep.png"

@@ -3,16 +3,23 @@ Python binding as a user calls it. For several output sizes and three broadcast
 patterns, times clsel.select with device="auto" (the default), "cpu" and "opencl"
 beside numpy.where, in one process, alternating the four so that drift hits them alike.
 
-    PYTHONPATH=python build/venv/bin/python bench/runtime.py [--json FILE] [--quick]
+    PYTHONPATH=python:bench build/venv/bin/python bench/runtime.py [--json FILE] [--quick]
+        [--markdown docs/performance.md]
+
+With --markdown the section replaces (or is appended as) the one between the runtime
+markers of that file; bench/run.sh runs it after bench/report.py, and
+`bench/run.sh --runtime` runs only this.
 
 Each figure is the median of the calls after a warm-up call (the OpenCL device's
 kernels are built during the warm-up). The CPU path and numpy.where share the
 machine's cores; OpenCL here is whatever AUTO would not take (PoCL on the CI box).
 The OpenCL calls are timed after the others, not between them: PoCL's worker threads
 keep spinning for a while after a run and would slow whatever came next. Last, the fixed
-cost of one small call, called back to back (fixed_cost).
+cost of one small call, called back to back (fixed_cost), for clsel.select and
+clsel.where against numpy.where.
 """
 import argparse
+import datetime
 import json
 import platform
 
@@ -20,6 +27,10 @@ import numpy as np
 
 import bench_timing
 import clsel
+from markdown_section import cpu_name, replace_section
+
+BEGIN, END = "<!-- runtime: written by bench/runtime.py -->", "<!-- /runtime -->"
+TARGET_CALL_RATIO = 1.5  # a 1,000-element call's time over numpy.where's, for select and where
 
 # Output elements (f32 and u8 alike), from the fixed cost of a call to DRAM-sized runs.
 SIZES = [1_000, 16_384, 262_144, 1_048_576, 4_194_304, 33_554_432]
@@ -68,7 +79,7 @@ def time_calls(funcs, repeats):
 def fixed_cost(quick):
     """The fixed cost of one call: a 1,000-element same-shape f32 select called back to back
     (as a model's loop calls it), seconds per call as the best of 5 rounds, for
-    clsel.select with default arguments, with out=, and numpy.where. The table's figures
+    clsel.select with default arguments, with out=, clsel.where and numpy.where. The table's figures
     time each call alone, interleaved with the other functions, which adds the cost of
     cold caches and branch predictors to every function alike."""
     import timeit
@@ -79,7 +90,7 @@ def fixed_cost(quick):
     else_ = rng.standard_normal(1000).astype(np.float32)
     out = np.empty_like(then)
     funcs = {"auto": lambda: clsel.select(cond, then, else_), "auto_out": lambda: clsel.select(cond, then, else_, out=out),
-             "numpy": lambda: np.where(cond, then, else_)}
+             "where": lambda: clsel.where(cond, then, else_), "numpy": lambda: np.where(cond, then, else_)}
     number = 500 if quick else 5000
     result = {}
     for name, f in funcs.items():
@@ -88,10 +99,43 @@ def fixed_cost(quick):
     return result
 
 
+def section(data):
+    """The runtime section of docs/performance.md, between its markers."""
+    kind, name = data["auto"]
+    lines = [BEGIN, "## Runtime: host memory in and out", "",
+             f"Written by `bench/runtime.py` on {data.get('date', '?')} ({data.get('cpu', '?')}; "
+             "`bench/run.sh --runtime` reruns only this section): `clsel.select` as a Python user calls it "
+             "(default arguments = AUTO; `device=\"cpu\"`; `device=\"opencl\"`, in place on a device that works "
+             "in host memory, as PoCL does), beside `numpy.where`, medians in microseconds, the first three "
+             f"interleaved call by call and OpenCL timed after them. AUTO ran on: {kind} ({name}). With PoCL "
+             "the only OpenCL device, AUTO and `cpu` are the same code (the CPU runtime on every core); their "
+             "ratio shows the order effects of this machine, not a difference. `auto, out=` writes into a "
+             "preallocated array, which spares the page faults a fresh result pays on its first write (the "
+             "large sizes).", "",
+             "| pattern | elements | auto us | auto, out= us | cpu us | opencl us | numpy.where us | auto / numpy |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in data["rows"]:
+        opencl = f"{r['opencl_us']:,.1f}" if "opencl_us" in r else "-"
+        lines.append(f"| {r['pattern']} | {r['elements']:,} | {r['auto_us']:,.1f} | {r['auto_out_us']:,.1f} | "
+                     f"{r['cpu_us']:,.1f} | {opencl} | {r['numpy_us']:,.1f} | {r['auto_us'] / r['numpy_us']:.2f} |")
+    fixed = data["fixed_cost"]
+    ratios = {k: fixed[f"{k}_us"] / fixed["numpy_us"] for k in ("auto", "where")}
+    met = "**met**" if max(ratios.values()) <= TARGET_CALL_RATIO else "**missed**"
+    lines += ["", "Fixed cost of one call, 1,000 f32 elements called back to back as a model's loop calls them "
+                  "(`timeit`, best of 5 rounds; the table above times each call alone, interleaved with the "
+                  "others, which makes every function slower alike): `clsel.select` "
+                  f"{fixed['auto_us']:.2f} us ({ratios['auto']:.2f}x numpy.where), `clsel.where` "
+                  f"{fixed['where_us']:.2f} us ({ratios['where']:.2f}x), `numpy.where` {fixed['numpy_us']:.2f} us: "
+                  f"{met} (target: both within {TARGET_CALL_RATIO}x numpy.where); `clsel.select` with `out=` "
+                  f"{fixed['auto_out_us']:.2f} us.", "", END]
+    return "\n".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--quick", action="store_true", help="fewer repeats and sizes (CI)")
+    parser.add_argument("--markdown", help="a Markdown file whose runtime section this replaces")
     args = parser.parse_args()
     rng = np.random.default_rng(2026)
     have_opencl = any(True for _ in clsel.devices())
@@ -126,10 +170,14 @@ def main():
     fixed = {f"{k}_us": v * 1e6 for k, v in fixed_cost(args.quick).items()}
     print("fixed cost of one call back to back (1,000 f32, best of 5 rounds): "
           + ", ".join(f"{k} {v:.2f} us" for k, v in fixed.items()))
+    data = {"machine": platform.node(), "processor": platform.processor(), "cpu": cpu_name(),
+            "date": datetime.date.today().isoformat(), "auto": [auto_kind, auto_name], "rows": rows,
+            "fixed_cost": fixed}
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"machine": platform.node(), "processor": platform.processor(), "auto": [auto_kind, auto_name],
-                       "rows": rows, "fixed_cost": fixed}, f, indent=1)
+            json.dump(data, f, indent=1)
+    if args.markdown:
+        replace_section(args.markdown, BEGIN, END, section(data))
 
 
 if __name__ == "__main__":

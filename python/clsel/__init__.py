@@ -382,20 +382,11 @@ def select(cond, then, else_, broadcast="numpy", axis=-1, cond_broadcast="one-wa
     the memory order of the first input with its shape (then, else_, cond), as numpy's
     order="K" does, else C order.
     """
-    call_key = None
-    if out is None and type(cond) is np.ndarray and type(then) is np.ndarray and type(else_) is np.ndarray:
-        call_key = (cond.dtype, then.dtype, else_.dtype, cond.shape, then.shape, else_.shape, cond.strides,
-                    then.strides, else_.strides, broadcast, axis, cond_broadcast, device)
+    call_key = _call_key(cond, then, else_, broadcast, axis, cond_broadcast, device, out)
+    if call_key is not None:
         call = _calls.get(call_key)
         if call is not None:  # a call made before: no checks, layouts or plan lookup to redo
-            plan, runtime, shape, dtype, like, addresses = call
-            out = np.empty(shape, dtype) if like < 0 else np.empty_like((then, else_, cond)[like], dtype, "K")
-            if _fastcall is not None:
-                _check(_fastcall.run(_runtime_run_address, *addresses, cond, then, else_, out))
-            else:
-                _check(_runtime_run(runtime, plan.handle, _address(cond), _address(then), _address(else_),
-                                    _address(out)))
-            return out
+            return _repeat_call(call, cond, then, else_, out)
     given = (cond, then, else_)
     cond, then, else_ = _view(cond), _view(then), _view(else_)
     codes = (_dtype_code(cond, "cond"), _dtype_code(then, "then"), _dtype_code(else_, "else"))
@@ -416,12 +407,40 @@ def select(cond, then, else_, broadcast="numpy", axis=-1, cond_broadcast="one-wa
 
 
 # Calls by everything that decides them (the inputs' dtypes, shapes and strides, the
-# attributes, the device): their plan, runtime, output shape, dtype and layout, so that a
-# call repeated on new data (a model's loop) skips the checks, layouts and plan lookup that
-# made it the first time: most of a small select's cost in Python. Only calls whose
-# inputs were arrays used as they lie (no byte swap or copy) and that made their output.
+# attributes, the device, and out's dtype, shape and strides when given): their plan,
+# runtime, output shape, dtype and layout, so that a call repeated on new data (a model's
+# loop) skips the checks, layouts and plan lookup that made it the first time: most of a
+# small select's cost in Python. Only calls whose inputs were arrays used as they lie (no
+# byte swap or copy). The library still checks every run's buffers for overlap.
 _CALL_CACHE_SIZE = 256
 _calls = {}
+
+
+def _call_key(cond, then, else_, broadcast, axis, cond_broadcast, device, out):
+    """The call's key in _calls; None where the arguments are not all arrays, or out is
+    one the checks must see again (read-only: they refuse it)."""
+    if type(cond) is not np.ndarray or type(then) is not np.ndarray or type(else_) is not np.ndarray:
+        return None
+    if out is None:
+        out_key = None
+    elif type(out) is np.ndarray and out.flags.writeable:
+        out_key = (out.dtype, out.shape, out.strides)
+    else:
+        return None
+    return (cond.dtype, then.dtype, else_.dtype, cond.shape, then.shape, else_.shape, cond.strides, then.strides,
+            else_.strides, broadcast, axis, cond_broadcast, device, out_key)
+
+
+def _repeat_call(call, cond, then, else_, out):
+    """A remembered call (_calls) on new arrays of the same dtypes, shapes and strides."""
+    plan, runtime, shape, dtype, like, addresses = call
+    if out is None:
+        out = np.empty(shape, dtype) if like < 0 else np.empty_like((then, else_, cond)[like], dtype, "K")
+    if _fastcall is not None:
+        _check(_fastcall.run(_runtime_run_address, *addresses, cond, then, else_, out))
+    else:
+        _check(_runtime_run(runtime, plan.handle, _address(cond), _address(then), _address(else_), _address(out)))
+    return out
 
 
 def _remember_call(key, call):
@@ -505,6 +524,13 @@ def where(condition, x=_MISSING, y=_MISSING, *, device="auto", out=None):
     itself, as do shapes that do not broadcast (numpy's own error is raised). device and
     out as in select: out must have the result's dtype and shape.
     """
+    call_key = _call_key(condition, x, y, "numpy", -1, "bidirectional", device, out)
+    if call_key is not None:
+        # A call that select made before with where's attributes (below): only calls whose
+        # arrays it took as they lie are remembered, so numpy's rules gave select's result.
+        call = _calls.get(call_key)
+        if call is not None:
+            return _repeat_call(call, condition, x, y, out)
     if (type(condition) is np.ndarray and type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype
             and condition.dtype.char in "?B" and x.dtype.isnative and x.dtype in _codes_by_dtype
             and max(condition.ndim, x.ndim, y.ndim) <= MAX_RANK):

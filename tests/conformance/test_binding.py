@@ -119,7 +119,8 @@ def test_out_argument():
 def test_repeated_calls(monkeypatch, compiled):
     """A call repeated on new data takes the cached path (clsel._calls): numpy's result
     through the compiled per-call step and through ctypes alike, for views, broadcast
-    (read-only) inputs, every element width, and where() as well as select()."""
+    (read-only) inputs, uint8 conditions, every element width, and where() as well as
+    select(), each of them first (where() repeats a call through the same cache)."""
     if compiled and clsel._fastcall is None:
         pytest.skip("no compiled per-call step in this build (no Python headers)")
     if not compiled:
@@ -131,9 +132,47 @@ def test_repeated_calls(monkeypatch, compiled):
             cond = rng.random((30, 40)) < 0.5
             then = rng.random((30, 40)).astype(dtype)
             cases = [(cond, then, base.T), (cond[::-1], then[:, ::2].repeat(2, 1), base.T),
-                     (np.broadcast_to(cond[0], (30, 40)), then, then[0]), (cond.T, then.T, base)]
-            for c, t, e in cases:
+                     (np.broadcast_to(cond[0], (30, 40)), then, then[0]), (cond.T, then.T, base),
+                     (cond[:7].astype(np.uint8) * 3, then[:7], base.T[:7]), (cond[:, 5:], then[:, 5:], then[0, 5:])]
+            for k, (c, t, e) in enumerate(cases):
                 want = np.where(c, t, e)
-                for got in (clsel.select(c, t, e), clsel.where(c, t, e)):
-                    assert got.dtype == want.dtype and np.array_equal(got, want), (dtype, c.shape)
+                calls = (clsel.select, clsel.where) if k % 2 == 0 else (clsel.where, clsel.select)
+                for call in calls:
+                    got = call(c, t, e)
+                    assert got.dtype == want.dtype and np.array_equal(got, want), (dtype, k, call.__name__)
     assert clsel._calls, "no call was cached"
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["_fastcall", "ctypes"])
+def test_repeated_calls_with_out(monkeypatch, compiled):
+    """Calls with out= are remembered too (by out's dtype, shape and strides): the result
+    written into out, a transposed out as well, in place; and a repeated call whose out
+    overlaps an input partly, or is read-only, is still refused with nothing written."""
+    if compiled and clsel._fastcall is None:
+        pytest.skip("no compiled per-call step in this build (no Python headers)")
+    if not compiled:
+        monkeypatch.setattr(clsel, "_fastcall", None)
+    rng = np.random.default_rng(12)
+    out, out_t = np.empty((6, 9), np.float32), np.empty((9, 6), np.float32).T
+    for _ in range(3):
+        cond = rng.random((6, 9)) < 0.5
+        then, else_ = rng.random((6, 9)).astype(np.float32), rng.random(9).astype(np.float32)
+        want = np.where(cond, then, else_)
+        for o in (out, out_t):
+            for call in (clsel.select, clsel.where):
+                o[...] = np.nan
+                assert call(cond, then, else_, out=o) is o and np.array_equal(o, want)
+        in_place = then.copy()
+        assert clsel.select(cond, in_place, else_, out=in_place) is in_place and np.array_equal(in_place, want)
+    assert any(key[-1] is not None for key in clsel._calls), "no call with out= was remembered"
+    shifted = np.zeros(55, np.float32)  # the same dtype, shape and strides as out, overlapping then
+    then_view, out_view = shifted[:54].reshape(6, 9), shifted[1:55].reshape(6, 9)
+    then_view[...] = then
+    before = shifted.copy()
+    with pytest.raises(clsel.ClselError) as error:
+        clsel.select(cond, then_view, else_, out=out_view)
+    assert "overlap" in error.value.message and np.array_equal(shifted, before)
+    out.flags.writeable = False
+    with pytest.raises(clsel.ClselError) as error:
+        clsel.select(cond, then, else_, out=out)
+    assert "read-only" in error.value.message

@@ -161,6 +161,41 @@ void clsel_priv_cpu_block_skip(const cpu_blocks *b, cpu_block *at, int64_t k)
     at->split = block_split(b, &at->place);
 }
 
+int64_t clsel_priv_cpu_block_period(const cpu_blocks *b, int op, int32_t *dims)
+{
+    const plan_iter *it = b->it;
+    if (b->access[op] != CPU_ACCESS_PATTERN ||
+        (b->inner < it->rank && b->split > 1 && it->strides[op][b->inner] != 0))
+        return 0;
+    int32_t d = b->inner;
+    while (d > 0 && (it->dims[d - 1] == 1 || it->strides[op][d - 1] == 0))
+        --d;
+    int64_t elements = 1;
+    for (int32_t i = 0; i < d; ++i)
+        elements *= it->dims[i];
+    if (elements < 2 || elements >= b->elements)
+        return 0;
+    *dims = d;
+    return elements;
+}
+
+void clsel_priv_cpu_period_blocks(const cpu_blocks *b, int32_t dims, cpu_blocks *period)
+{
+    memset(period, 0, sizeof *period);
+    period->it = b->it;
+    period->w = b->w;
+    period->inner = dims;
+    period->inner_elements = 1;
+    for (int32_t d = 0; d < dims; ++d)
+        period->inner_elements *= b->it->dims[d];
+    period->split = period->last_split = 1;
+    period->elements = period->inner_elements;
+    period->count = 1;
+    period->chunk_level = -1;
+    for (int t = 0; t < PLAN_OPERANDS; ++t)
+        period->access[t] = block_access(period, t);
+}
+
 void clsel_priv_cpu_period(const cpu_blocks *b, int op, size_t w, cpu_period *p)
 {
     const plan_iter *it = b->it;

@@ -56,6 +56,13 @@ void clsel_priv_cpu_block_at(const cpu_blocks *b, int64_t index, cpu_block *at);
 void clsel_priv_cpu_block_next(const cpu_blocks *b, cpu_block *at);
 void clsel_priv_cpu_block_skip(const cpu_blocks *b, cpu_block *at, int64_t k);
 
+/* Where gathered input `op` repeats through a whole block: the elements of dims [0, D) (D in
+ * *dims), the input fixed along every block dim above them, the split dim's included where blocks
+ * take more than one index of it. 0 where it does not repeat within a block. */
+int64_t clsel_priv_cpu_block_period(const cpu_blocks *b, int op, int32_t *dims);
+/* The blocks of such a period, for its gather (cpu_gather.h): dims [0, dims) whole, one block. */
+void clsel_priv_cpu_period_blocks(const cpu_blocks *b, int32_t dims, cpu_blocks *period);
+
 /* How a gathered input is read inside a block, and where a periodic shuffle table pays: its
  * elements over dims [0, L) (L <= inner) repeat with every index of dim L, so one table of them
  * makes every row of the block. */

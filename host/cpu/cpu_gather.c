@@ -494,6 +494,14 @@ void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src
     gather_level(g, g->levels - 1, src, dst, src_end);
 }
 
+void clsel_priv_cpu_gather_periods(cpu_gather_walk *g, size_t bytes, int64_t periods,
+                                   const uint8_t *src, const uint8_t *src_end, uint8_t *dst)
+{
+    clsel_priv_cpu_gather(g, 1, src, src_end, dst);
+    if (periods > 1)
+        replicate(dst, bytes, periods);
+}
+
 void clsel_priv_cpu_scatter_prepare(const cpu_blocks *b, size_t w, cpu_scatter_walk *s)
 {
     s->w = w;

@@ -15,15 +15,55 @@ static int64_t input_width(const cpu_walk *walk, int op)
     return (int64_t)clsel_priv_operand_width(op, walk->blocks.w);
 }
 
-/* Periodic inputs whose period is a long row (long_row elements or more) are read a period at a
- * time: re-expanding it for every index of the split wrote the gather buffer once per output byte
- * (i8 then [33,34,11,19] under else [316,1,34,1,1], 7,106-byte periods, ran 14 % slower in 64 KiB
- * blocks than in one-period blocks before this). */
-static void choose_period_rows(cpu_walk *walk, int64_t long_row)
+static int64_t gcd(int64_t a, int64_t b)
 {
-    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        walk->period_rows[op] =
-            walk->blocks.periodic[op] && walk->blocks.inner_elements >= long_row;
+    while (b) {
+        const int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* Inputs that repeat through every block are gathered a row of periods at a time
+ * (CPU_PERIOD_ROW_BYTES, or one period where that is CPU_LONG_ROW_BYTES), and each row of the block
+ * reads that one row: gathering the whole block wrote the gather buffer once per output byte and
+ * read it back (i8 then [33,34,11,19] under else [316,1,34,1,1], 7,106-byte periods, ran 14 %
+ * slower in 64 KiB blocks than in one-period blocks; bf16 then [1648,1,1,13], a 26-byte row tiled
+ * 1,600 times a block, spent 43 % of its time tiling). The longest period of the periodic inputs
+ * serves them all: every period is the elements of the block's first dims, so a shorter one divides
+ * it. */
+static void choose_period(cpu_walk *walk)
+{
+    walk->period_elements = 0;
+    walk->period_dims = 0;
+    walk->period_repeats = 1;
+    const cpu_blocks *b = &walk->blocks;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+        int32_t dims = 0;
+        const int64_t period = clsel_priv_cpu_block_period(b, op, &dims);
+        /* A short period whose input starts at the same element in the next block too stays
+         * gathered whole: that gather serves those blocks, and the rows cost a call each (i8 else
+         * [3] under then [24817686,3]: 1.3x the time as rows of 4 KiB). */
+        const int anew = b->order.rank > 0 && b->order.strides[op][0] != 0;
+        walk->periodic[op] = period > 0 && (anew || period * (int64_t)b->w >= CPU_LONG_ROW_BYTES);
+        if (walk->periodic[op] && period > walk->period_elements) {
+            walk->period_elements = period;
+            walk->period_dims = dims;
+        }
+    }
+    const int64_t period = walk->period_elements, bytes = period * (int64_t)b->w;
+    if (period == 0 || bytes >= CPU_LONG_ROW_BYTES)
+        return; /* a row already: replicated, it cost more than it saved where each block gathers
+                   it anew (bf16 then [93,31,1,40,13,1], 3,120-byte periods, 1.25x the time) */
+    /* Rows of whole cache lines: each row's output starts on a line where the last one ended
+     * (streaming stores write whole lines). */
+    const int64_t per_line = CPU_CACHE_LINE_BYTES / gcd(bytes, CPU_CACHE_LINE_BYTES),
+                  wanted = (CPU_PERIOD_ROW_BYTES + bytes - 1) / bytes,
+                  most = b->elements / period; /* no more than a block holds */
+    walk->period_repeats = (wanted + per_line - 1) / per_line * per_line;
+    if (walk->period_repeats > most)
+        walk->period_repeats = most;
 }
 
 /* Gather buffer bytes tensor `op` takes for a full block: one period or the whole block when
@@ -33,7 +73,8 @@ static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
     const cpu_blocks *b = &walk->blocks;
     if (b->access[op] != CPU_ACCESS_PATTERN)
         return 0;
-    return (op != PLAN_OUT && walk->period_rows[op] ? b->inner_elements : b->elements) *
+    return (op != PLAN_OUT && walk->periodic[op] ? walk->period_elements * walk->period_repeats
+                                                 : b->elements) *
            input_width(walk, op);
 }
 
@@ -120,7 +161,7 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
     if (forced_block > 0)
         target = forced_block;
     clsel_priv_cpu_blocks_make(it, w, target, long_row, tiles, &walk->blocks);
-    choose_period_rows(walk, long_row);
+    choose_period(walk);
     /* The gather buffer a full block takes, and one element of every gathered input (the most a
      * block element takes). Smaller blocks gather no input that larger ones did not (a run or a
      * fixed input stays one): one remake fits. */
@@ -133,7 +174,7 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
     if (bytes > CPU_GATHER_BYTES) {
         clsel_priv_cpu_blocks_make(it, w, CPU_GATHER_BYTES / per_element, long_row, tiles,
                                    &walk->blocks);
-        choose_period_rows(walk, long_row);
+        choose_period(walk);
     }
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
     walk->by_chunk = chunks && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;
@@ -161,7 +202,6 @@ typedef struct block_job {
     cpu_gather_walk gather[3];
     uint8_t *staged; /* the output's block, when scattered */
     cpu_scatter_walk scatter;
-    int period_rows; /* some input is read a period at a time */
 } block_job;
 
 /* Where input `op` is read for the block, and whether it advances. */
@@ -173,7 +213,16 @@ static const uint8_t *source(block_job *job, const cpu_block *at, int op, int *a
     if (walk->blocks.access[op] != CPU_ACCESS_PATTERN)
         return at_offset;
     gathered *g = &job->buf[op];
-    const int64_t split = walk->period_rows[op] ? 1 : at->split;
+    if (walk->periodic[op]) {
+        if (g->offset != at->place.offset[op]) {
+            clsel_priv_cpu_gather_periods(&job->gather[op],
+                                          (size_t)walk->period_elements * job->w[op],
+                                          walk->period_repeats, at_offset, job->end[op], g->data);
+            g->offset = at->place.offset[op];
+        }
+        return g->data;
+    }
+    const int64_t split = at->split;
     if (g->offset != at->place.offset[op] || g->split < split) {
         clsel_priv_cpu_gather(&job->gather[op], split, at_offset, job->end[op], g->data);
         g->offset = at->place.offset[op];
@@ -182,46 +231,62 @@ static const uint8_t *source(block_job *job, const cpu_block *at, int op, int *a
     return g->data;
 }
 
-/* A block as `split` rows, when some input is read a period at a time: that one and fixed ones step
- * 0 per row. */
-static void set_period_rows(const block_job *job, const cpu_block *at, cpu_rows *rows)
+/* A block's `elements` from the rows' pointers: one call over a row of them all, or, where inputs
+ * are periodic, over rows of period_repeats periods (each periodic input and a fixed one reading
+ * its one row again, the others and the output moving on), the rest in a shorter row. Operand k
+ * reads input read_as[k] (then and else both read the chosen one under a fixed cond), which
+ * advances where advances[k]. */
+static void run_rows(const block_job *job, cpu_row_fn fn, int64_t elements, cpu_rows *rows,
+                     const int advances[3], const int read_as[3])
 {
     const cpu_walk *walk = job->walk;
-    const int64_t n = walk->blocks.inner_elements;
-    rows->n = n;
-    rows->count = at->split;
+    int periodic = 0; /* some input read is periodic (not so where a fixed cond picks another) */
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        rows->step[op] = walk->blocks.access[op] == CPU_ACCESS_FIXED || walk->period_rows[op]
-                             ? 0
-                             : n * (int64_t)job->w[op];
-    rows->step[PLAN_OUT] = n * (int64_t)job->w[PLAN_THEN];
+        periodic |= advances[op] && walk->periodic[read_as[op]];
+    const int64_t row = periodic ? walk->period_elements * walk->period_repeats : elements;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        rows->step[op] =
+            advances[op] && !walk->periodic[read_as[op]] ? row * (int64_t)job->w[op] : 0;
+    rows->step[PLAN_OUT] = row * (int64_t)job->w[PLAN_THEN];
+    rows->n = row;
+    rows->count = elements / row;
+    if (rows->count > 0)
+        fn(rows);
+    const int64_t rest = elements - rows->count * row;
+    if (rest == 0)
+        return;
+    rows->cond += rows->count * rows->step[PLAN_COND];
+    rows->then_data += rows->count * rows->step[PLAN_THEN];
+    rows->else_data += rows->count * rows->step[PLAN_ELSE];
+    rows->out += rows->count * rows->step[PLAN_OUT];
+    rows->n = rest;
+    rows->count = 1;
+    fn(rows);
 }
 
 static void select_block(block_job *job, const cpu_block *at, uint8_t *out)
 {
     const cpu_walk *walk = job->walk;
-    cpu_rows rows = {walk->blocks.inner_elements * at->split,
-                     1,
-                     job->base[PLAN_COND] + at->place.offset[PLAN_COND],
-                     NULL,
-                     NULL,
-                     out,
+    const int64_t elements = walk->blocks.inner_elements * at->split;
+    cpu_rows rows = {elements,    1,    job->base[PLAN_COND] + at->place.offset[PLAN_COND],
+                     NULL,        NULL, out,
                      {0, 0, 0, 0}};
     int adv[3] = {0, 0, 0};
-    if (job->period_rows)
-        set_period_rows(job, at, &rows);
     if (walk->blocks.access[PLAN_COND] == CPU_ACCESS_FIXED) {
         /* One choice for the whole block: only the chosen input is read (and gathered). */
         const int op = *rows.cond ? PLAN_THEN : PLAN_ELSE;
-        rows.then_data = rows.else_data = source(job, at, op, &adv[1]);
-        rows.step[PLAN_THEN] = rows.step[PLAN_ELSE] = rows.step[op];
-        job->fns[clsel_priv_plan_variant(0, adv[1], adv[1])](&rows);
+        rows.then_data = rows.else_data = source(job, at, op, &adv[op]);
+        const int advances[3] = {0, adv[op], adv[op]}, read_as[3] = {PLAN_COND, op, op};
+        run_rows(job, job->fns[clsel_priv_plan_variant(0, adv[op], adv[op])], elements, &rows,
+                 advances, read_as);
         return;
     }
     rows.cond = source(job, at, PLAN_COND, &adv[0]);
     rows.then_data = source(job, at, PLAN_THEN, &adv[1]);
     rows.else_data = source(job, at, PLAN_ELSE, &adv[2]);
-    job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])](&rows);
+    static const int read_as[3] = {PLAN_COND, PLAN_THEN, PLAN_ELSE};
+    run_rows(job, job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])], elements, &rows, adv,
+             read_as);
 }
 
 static void run_block(block_job *job, const cpu_block *at)
@@ -279,7 +344,6 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     size_t used = 0;
     block_job job;
     job.walk = walk;
-    job.period_rows = walk->period_rows[0] | walk->period_rows[1] | walk->period_rows[2];
     job.fns = walk->loops->rows[walk->stream][clsel_priv_width_slot(b->w)];
     job.out = t->out;
     for (int op = 0; op < 3; ++op) {
@@ -289,7 +353,11 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
         job.buf[op] = (gathered){buffers + used, -1, 0};
         if (b->access[op] == CPU_ACCESS_PATTERN) {
             used += ((size_t)gathered_input_bytes(walk, op) + CPU_GATHER_SLACK + 63) / 64 * 64;
-            clsel_priv_cpu_gather_prepare(b, op, job.w[op], walk->loops, &job.gather[op]);
+            cpu_blocks period; /* a periodic input's gather makes one period */
+            if (walk->periodic[op])
+                clsel_priv_cpu_period_blocks(b, walk->period_dims, &period);
+            clsel_priv_cpu_gather_prepare(walk->periodic[op] ? &period : b, op, job.w[op],
+                                          walk->loops, &job.gather[op]);
         }
     }
     job.staged = buffers + used;

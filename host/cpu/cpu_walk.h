@@ -24,8 +24,13 @@ typedef struct cpu_walk {
     int gathers;  /* some input is a pattern: gathered block by block (or the output, scattered) */
     int scatters; /* the output is a pattern: written to the gather buffer, then scattered block by
                      block */
-    int period_rows[3]; /* per input: a period that is a long row, gathered once for a block's
-                           `split` rows */
+    /* Inputs that repeat through every block with a period shorter than it
+     * (clsel_priv_cpu_block_period): a row of a few periods gathered once, read again for each of
+     * the block's rows of that many periods. */
+    int periodic[3];
+    int32_t period_dims;     /* the period: dims [0, period_dims) */
+    int64_t period_elements; /* its elements; 0: no input is periodic */
+    int64_t period_repeats;  /* periods per row */
 } cpu_walk;
 
 /* The walk of space `it` (elements of w bytes; count > 0). */

@@ -64,16 +64,16 @@ static void test_cl_code_names(void)
     };
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; ++i)
         CHECK_MSG(strcmp(clsel_priv_cl_code_name(codes[i].code), codes[i].name) == 0,
-                  "%d: %s, expected %s", (int)codes[i].code,
-                  clsel_priv_cl_code_name(codes[i].code), codes[i].name);
+                  "%d: %s, expected %s", (int)codes[i].code, clsel_priv_cl_code_name(codes[i].code),
+                  codes[i].name);
 }
 
 /* A variant with a width, rank class or kind that does not exist has no slot, and asking a
  * context for its kernel fails before the context is touched; every real one has a slot. */
 static void test_kernel_variants(void)
 {
-    const kernel_variant good = {4, 2, {CLSEL_READ_ROWS, CLSEL_READ_ROWS, CLSEL_READ_ROWS},
-                                 CLSEL_WRITE_ROWS, 1};
+    const kernel_variant good = {
+        4, 2, {CLSEL_READ_ROWS, CLSEL_READ_ROWS, CLSEL_READ_ROWS}, CLSEL_WRITE_ROWS, 1};
     CHECK(clsel_priv_cl_variant_index(&good) >= 0 &&
           clsel_priv_cl_variant_index(&good) < KERNEL_VARIANTS);
     kernel_variant bad[7];

@@ -19,9 +19,11 @@
  * CLSEL_PRIV_KNOB_LONG_ROW). */
 #define CPU_LONG_ROW_BYTES 1024
 /* An input that repeats through a block is gathered as a row of periods at least this long (a
- * whole number of cache lines where a few periods make one), which each row of the block reads
- * again: docs/tuning.md. */
+ * whole number of cache lines), which each row of the block reads again; where every such input
+ * starts at the same element in every block, the row is gathered once and the longer one serves:
+ * docs/tuning.md. */
 #define CPU_PERIOD_ROW_BYTES 4096
+#define CPU_PERIOD_KEPT_ROW_BYTES 16384
 /* Pieces of long rows (nothing gathered) may be this long, so that a long row is fewer calls. */
 #define CPU_ROW_PIECE_BYTES ((int64_t)1 << 20)
 /* Long rows are walked in chunks of this many output bytes when a row holds two. */

@@ -25,29 +25,28 @@ static int64_t gcd(int64_t a, int64_t b)
     return a;
 }
 
-/* Inputs that repeat through every block are gathered a row of periods at a time
- * (CPU_PERIOD_ROW_BYTES, or one period where that is CPU_LONG_ROW_BYTES), and each row of the block
- * reads that one row: gathering the whole block wrote the gather buffer once per output byte and
- * read it back (i8 then [33,34,11,19] under else [316,1,34,1,1], 7,106-byte periods, ran 14 %
- * slower in 64 KiB blocks than in one-period blocks; bf16 then [1648,1,1,13], a 26-byte row tiled
- * 1,600 times a block, spent 43 % of its time tiling). The longest period of the periodic inputs
- * serves them all: every period is the elements of the block's first dims, so a shorter one divides
- * it. */
+/* Inputs that repeat through every block are gathered a row of periods at a time, and each row of
+ * the block reads that one row: gathering the whole block wrote the gather buffer once per output
+ * byte and read it back (i8 then [33,34,11,19] under else [316,1,34,1,1], 7,106-byte periods, ran
+ * 14 % slower in 64 KiB blocks than in one-period blocks; bf16 then [1648,1,1,13], a 26-byte row
+ * tiled 1,600 times a block, spent 43 % of its time tiling). The row is CPU_PERIOD_ROW_BYTES long
+ * where some periodic input starts anew in the next block (its row is gathered again there), else
+ * CPU_PERIOD_KEPT_ROW_BYTES (gathered once, for every block), and one period where that is
+ * CPU_LONG_ROW_BYTES or more. The longest period of the periodic inputs serves them all: every
+ * period is the elements of the block's first dims, so a shorter one divides it. */
 static void choose_period(cpu_walk *walk)
 {
     walk->period_elements = 0;
     walk->period_dims = 0;
     walk->period_repeats = 1;
     const cpu_blocks *b = &walk->blocks;
+    int anew = 0;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
         int32_t dims = 0;
         const int64_t period = clsel_priv_cpu_block_period(b, op, &dims);
-        /* A short period whose input starts at the same element in the next block too stays
-         * gathered whole: that gather serves those blocks, and the rows cost a call each (i8 else
-         * [3] under then [24817686,3]: 1.3x the time as rows of 4 KiB). */
-        const int anew = b->order.rank > 0 && b->order.strides[op][0] != 0;
-        walk->periodic[op] = period > 0 && (anew || period * (int64_t)b->w >= CPU_LONG_ROW_BYTES);
-        if (walk->periodic[op] && period > walk->period_elements) {
+        walk->periodic[op] = period > 0;
+        anew |= period > 0 && b->order.rank > 0 && b->order.strides[op][0] != 0;
+        if (period > walk->period_elements) {
             walk->period_elements = period;
             walk->period_dims = dims;
         }
@@ -58,8 +57,9 @@ static void choose_period(cpu_walk *walk)
                    it anew (bf16 then [93,31,1,40,13,1], 3,120-byte periods, 1.25x the time) */
     /* Rows of whole cache lines: each row's output starts on a line where the last one ended
      * (streaming stores write whole lines). */
-    const int64_t per_line = CPU_CACHE_LINE_BYTES / gcd(bytes, CPU_CACHE_LINE_BYTES),
-                  wanted = (CPU_PERIOD_ROW_BYTES + bytes - 1) / bytes,
+    const int64_t row_bytes = anew ? CPU_PERIOD_ROW_BYTES : CPU_PERIOD_KEPT_ROW_BYTES,
+                  per_line = CPU_CACHE_LINE_BYTES / gcd(bytes, CPU_CACHE_LINE_BYTES),
+                  wanted = (row_bytes + bytes - 1) / bytes,
                   most = b->elements / period; /* no more than a block holds */
     walk->period_repeats = (wanted + per_line - 1) / per_line * per_line;
     if (walk->period_repeats > most)

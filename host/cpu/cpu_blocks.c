@@ -129,9 +129,6 @@ void clsel_priv_cpu_blocks_make(const plan_iter *it, size_t w, int64_t target, i
         b->access[t] = block_access(b, t);
     if (b->access[PLAN_OUT] == CPU_ACCESS_FIXED)
         b->access[PLAN_OUT] = CPU_ACCESS_RUN; /* a block of one element */
-    for (int op = 0; op < 3; ++op)
-        b->periodic[op] = b->access[op] == CPU_ACCESS_PATTERN && b->inner < b->it->rank &&
-                          b->split > 1 && b->it->strides[op][b->inner] == 0;
     order_levels(b);
 }
 

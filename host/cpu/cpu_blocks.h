@@ -24,8 +24,6 @@ typedef struct cpu_blocks {
     int64_t count;                    /* blocks in the whole space */
     cpu_access access[PLAN_OPERANDS]; /* cond, then, else, out (never fixed: a pattern is scattered,
                                          cpu_gather.h) */
-    int8_t periodic[3]; /* a pattern, stride 0 along dim `inner`: blocks repeat their first row
-                           `split` times */
     /* The blocks as a space of their own (plan_iter_blocks), walked by one counter: an element per
      * block, where it starts in every tensor, its dims the levels of the walk, fastest first. Each
      * level is one dim above `inner`, or (at chunk_level; -1 when inner == rank or one block takes

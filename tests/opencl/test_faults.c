@@ -14,7 +14,6 @@
  *   drain         a device that cannot finish its queue
  *   cache_calls   the OpenCL sweep with the kernel cache on, in a folder made under DIR
  * Each sweep stops at its first clean run, or fails after --max-faults faults (2000). */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,26 +377,7 @@ static char cache_dir[1024];
 
 static void remove_cache_entries(void)
 {
-    DIR *d = opendir(cache_dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        char path[sizeof cache_dir + 256];
-        snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
-        if (e->d_name[0] != '.')
-            remove(path);
-    }
-    if (d)
-        closedir(d);
-}
-
-static int cache_entries(void)
-{
-    int n = 0;
-    DIR *d = opendir(cache_dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-        n += e->d_name[0] != '.';
-    if (d)
-        closedir(d);
-    return n;
+    test_remove_files_in(cache_dir);
 }
 
 /* The interop workflow's sweep with the kernel cache on: each call of the cache's own (the
@@ -425,7 +405,8 @@ static void test_cache_calls(void)
                                remove_cache_entries);
     remove_cache_entries();
     interop_workflow(); /* unarmed: builds and stores the entry */
-    CHECK_MSG(cache_entries() == 1, "%d entries after a clean run", cache_entries());
+    const int entries = test_files_in(cache_dir, NULL, 0);
+    CHECK_MSG(entries == 1, "%d entries after a clean run", entries);
     const long loading =
         sweep(&opencl_faults, (long)max_faults, (long)stride, interop_workflow, NULL);
     printf("injected %ld OpenCL call faults storing cache entries and %ld loading them\n", storing,

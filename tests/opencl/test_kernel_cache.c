@@ -10,7 +10,6 @@
  * nothing is built, so nothing may be cached either: that is what each case checks there.
  *
  *   test_kernel_cache --dir DIR [CASE...]   (a folder of its own under DIR is used) */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,25 +27,10 @@ enum {
     WIDTHS = 4
 }; /* context_round runs one dtype of each element width: one kernel each */
 
-/* How many entries there are in `folder` (the path of one of them in `entry`). */
-static int entries_in(const char *folder)
-{
-    int files = 0;
-    DIR *d = opendir(folder);
-    if (!d)
-        return 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (e->d_name[0] != '.') {
-            snprintf(entry, sizeof entry, "%s/%s", folder, e->d_name);
-            ++files;
-        }
-    closedir(d);
-    return files;
-}
-
+/* How many entries the test's cache folder holds (the path of one of them in `entry`). */
 static int find_entry(void)
 {
-    return entries_in(dir);
+    return test_files_in(dir, entry, sizeof entry);
 }
 
 /* A context on the test device running one dtype of each element width: how many of
@@ -81,22 +65,17 @@ static int context_round(const char *what)
     return cached;
 }
 
-static void remove_entries_in(const char *folder)
-{
-    while (entries_in(folder) > 0)
-        remove(entry);
-}
-
 static void remove_entries(void)
 {
-    remove_entries_in(dir);
+    test_remove_files_in(dir);
 }
 
 /* A cache folder other than `dir` that a round wrote: one entry per width; then removed. */
 static void check_and_remove_folder(const char *folder)
 {
-    CHECK_MSG(entries_in(folder) == WIDTHS, "%d entries in %s", entries_in(folder), folder);
-    remove_entries_in(folder);
+    const int entries = test_files_in(folder, NULL, 0);
+    CHECK_MSG(entries == WIDTHS, "%d entries in %s", entries, folder);
+    test_remove_files_in(folder);
     rmdir(folder);
 }
 
@@ -283,6 +262,22 @@ static void test_new_folders(void)
     setenv("CLSEL_KERNEL_CACHE_DIR", dir, 1);
 }
 
+/* An environment variable's value (NULL: unset), to put back with restore_env. */
+static char *saved_env(const char *name)
+{
+    const char *value = getenv(name);
+    return value ? strdup(value) : NULL;
+}
+
+static void restore_env(const char *name, char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+    free(value);
+}
+
 /* Where the folder comes from: CLSEL_KERNEL_CACHE_DIR, else $XDG_CACHE_HOME/clsel (an empty
  * variable counts as unset), else $HOME/.cache/clsel; with none of them set, or a path too long
  * for the library, the cache is off. */
@@ -293,8 +288,7 @@ static void test_folder_choice(void)
     remove_entries();
     char xdg_folder[1100];
     snprintf(xdg_folder, sizeof xdg_folder, "%s/clsel", dir);
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    char *kept_xdg = xdg ? strdup(xdg) : NULL;
+    char *kept_xdg = saved_env("XDG_CACHE_HOME");
     setenv("CLSEL_KERNEL_CACHE_DIR", "", 1);
     setenv("XDG_CACHE_HOME", dir, 1);
     context_round("XDG_CACHE_HOME");
@@ -306,20 +300,13 @@ static void test_folder_choice(void)
     CHECK(context_round("a folder name too long") == 0 && find_entry() == 0);
     /* No folder variable at all (a service account without HOME): nothing written anywhere,
      * so no round reads an entry back. */
-    const char *home = getenv("HOME");
-    char *kept_home = home ? strdup(home) : NULL;
+    char *kept_home = saved_env("HOME");
     unsetenv("CLSEL_KERNEL_CACHE_DIR");
     unsetenv("XDG_CACHE_HOME");
     unsetenv("HOME");
     CHECK(context_round("no cache folder") == 0 && context_round("no cache folder again") == 0);
-    if (kept_home)
-        setenv("HOME", kept_home, 1);
-    free(kept_home);
-    if (kept_xdg)
-        setenv("XDG_CACHE_HOME", kept_xdg, 1);
-    else
-        unsetenv("XDG_CACHE_HOME");
-    free(kept_xdg);
+    restore_env("HOME", kept_home);
+    restore_env("XDG_CACHE_HOME", kept_xdg);
     setenv("CLSEL_KERNEL_CACHE_DIR", dir, 1);
 }
 

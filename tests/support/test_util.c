@@ -1,6 +1,7 @@
 /* test_util.c - see test_util.h. */
 #include "test_util.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,4 +151,27 @@ int test_cpu_run_matches(const clsel_plan *plan, const test_data *d, uint8_t *go
         if (got[bytes + i] != GUARD)
             return 0;
     return memcmp(got, d->want, bytes) == 0;
+}
+
+int test_files_in(const char *folder, char *last, size_t size)
+{
+    int files = 0;
+    DIR *d = opendir(folder);
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.') {
+            if (last)
+                snprintf(last, size, "%s/%s", folder, e->d_name);
+            ++files;
+        }
+    closedir(d);
+    return files;
+}
+
+void test_remove_files_in(const char *folder)
+{
+    char path[4096];
+    while (test_files_in(folder, path, sizeof path) > 0 && remove(path) == 0)
+        continue;
 }

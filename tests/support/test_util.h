@@ -61,4 +61,10 @@ int test_cpu_run_matches(const clsel_plan *plan, const test_data *d, uint8_t *go
 /* malloc that never returns NULL for size 0 and aborts the test on failure. */
 void *test_alloc(size_t size);
 
+/* The files in `folder` (names not starting with '.'; 0 when it cannot be read), the path of the
+ * last one read in last[size] when `last` is not NULL. */
+int test_files_in(const char *folder, char *last, size_t size);
+/* Removes them, one at a time, until none is left or one cannot be removed (a folder). */
+void test_remove_files_in(const char *folder);
+
 #endif

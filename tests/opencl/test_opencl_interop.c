@@ -484,6 +484,32 @@ static void test_split_launch(void)
     clsel_plan_destroy(plan);
 }
 
+/* Four u8 elements selected by `ctx` on queue `q`, every tensor a new buffer of `context` (the
+ * output's holding four_untouched): the call's status, and the output read back into got. */
+enum {
+    FOUR = 4
+};
+static const uint8_t four_want[FOUR] = {1, 6, 3, 8}, four_untouched[FOUR] = {9, 9, 9, 9};
+
+static clsel_status select_four(clsel_cl_context *ctx, cl_context context, cl_command_queue q,
+                                uint8_t got[FOUR])
+{
+    static const uint8_t c[FOUR] = {1, 0, 1, 0}, t[FOUR] = {1, 2, 3, 4}, e[FOUR] = {5, 6, 7, 8};
+    const uint8_t *const data[4] = {c, t, e, four_untouched};
+    cl_mem m[4];
+    for (int i = 0; i < 4; ++i)
+        m[i] = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, FOUR, (void *)data[i], NULL);
+    clsel_shape s = SHAPE(FOUR);
+    clsel_plan *plan = make_plan(CLSEL_U8, s, s, s);
+    const clsel_status st =
+        clsel_cl_enqueue(ctx, plan, q, m[0], 0, m[1], 0, m[2], 0, m[3], 0, 0, NULL, NULL);
+    read_buffer(q, m[3], 0, FOUR, got);
+    for (int i = 0; i < 4; ++i)
+        clReleaseMemObject(m[i]);
+    clsel_plan_destroy(plan);
+    return st;
+}
+
 static void test_context(void)
 {
     clsel_cl_context *ctx = (clsel_cl_context *)&ctx;
@@ -552,25 +578,11 @@ static void test_context(void)
     clReleaseContext(context);
     cl_command_queue q = clCreateCommandQueue(context, env.device, 0, &err);
     CHECK(err == CL_SUCCESS);
-    clsel_shape s = SHAPE(4);
-    clsel_plan *plan = make_plan(CLSEL_U8, s, s, s);
-    const uint8_t c[4] = {1, 0, 1, 0}, t[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8},
-                  want[4] = {1, 6, 3, 8};
-    cl_mem mc = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, 4, (void *)c, &err);
-    cl_mem mt = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, 4, (void *)t, &err);
-    cl_mem me = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, 4, (void *)e, &err);
-    cl_mem mo = clCreateBuffer(context, CL_MEM_READ_WRITE, 4, NULL, &err);
-    CHECK_OK(clsel_cl_enqueue(mine, plan, q, mc, 0, mt, 0, me, 0, mo, 0, 0, NULL, NULL));
-    uint8_t got[4];
-    read_buffer(q, mo, 0, 4, got);
-    CHECK(memcmp(got, want, 4) == 0);
-    clReleaseMemObject(mc);
-    clReleaseMemObject(mt);
-    clReleaseMemObject(me);
-    clReleaseMemObject(mo);
+    uint8_t got[FOUR];
+    CHECK_OK(select_four(mine, context, q, got));
+    CHECK(memcmp(got, four_want, FOUR) == 0);
     clReleaseCommandQueue(q);
     clsel_cl_context_destroy(mine);
-    clsel_plan_destroy(plan);
 }
 
 /* clsel_cl_plan_access, the kernels' access model, on one pattern of each kind: what it says of
@@ -666,33 +678,17 @@ static void test_two_devices(void)
     CHECK_OK(clsel_cl_context_create(both, env.device, &ctx));
     cl_command_queue mine = clCreateCommandQueue(both, env.device, 0, &err),
                      theirs = clCreateCommandQueue(both, other, 0, &err);
-    clsel_shape s = SHAPE(4);
-    clsel_plan *plan = make_plan(CLSEL_U8, s, s, s);
-    const uint8_t c[4] = {1, 0, 1, 0}, t[4] = {1, 2, 3, 4}, e[4] = {5, 6, 7, 8},
-                  want[4] = {1, 6, 3, 8}, untouched[4] = {9, 9, 9, 9};
-    cl_mem mc = clCreateBuffer(both, CL_MEM_COPY_HOST_PTR, 4, (void *)c, &err);
-    cl_mem mt = clCreateBuffer(both, CL_MEM_COPY_HOST_PTR, 4, (void *)t, &err);
-    cl_mem me = clCreateBuffer(both, CL_MEM_COPY_HOST_PTR, 4, (void *)e, &err);
-    cl_mem mo = clCreateBuffer(both, CL_MEM_COPY_HOST_PTR, 4, (void *)untouched, &err);
-    CHECK_STATUS(clsel_cl_enqueue(ctx, plan, theirs, mc, 0, mt, 0, me, 0, mo, 0, 0, NULL, NULL),
-                 CLSEL_ERROR_INVALID_ARGUMENT);
+    uint8_t got[FOUR];
+    CHECK_STATUS(select_four(ctx, both, theirs, got), CLSEL_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(clsel_last_error(), "another device"));
-    uint8_t got[4];
-    read_buffer(mine, mo, 0, 4, got);
-    CHECK(memcmp(got, untouched, 4) == 0);
-    CHECK_OK(clsel_cl_enqueue(ctx, plan, mine, mc, 0, mt, 0, me, 0, mo, 0, 0, NULL, NULL));
-    read_buffer(mine, mo, 0, 4, got);
-    CHECK(memcmp(got, want, 4) == 0);
+    CHECK(memcmp(got, four_untouched, FOUR) == 0);
+    CHECK_OK(select_four(ctx, both, mine, got));
+    CHECK(memcmp(got, four_want, FOUR) == 0);
     printf("two_devices: the other device and its queue refused, the context's device ran\n");
-    clReleaseMemObject(mc);
-    clReleaseMemObject(mt);
-    clReleaseMemObject(me);
-    clReleaseMemObject(mo);
     clReleaseCommandQueue(mine);
     clReleaseCommandQueue(theirs);
     clsel_cl_context_destroy(ctx);
     clReleaseContext(both);
-    clsel_plan_destroy(plan);
 }
 
 /* Both forms of the kernels (cl/select.cl) at their edges: runs whose items

@@ -618,41 +618,72 @@ CLSEL_INLINE void clsel_item_elements(const clsel_tensors *t, const clsel_geomet
 /* A whole item whose elements lie in segments of consecutive rows: the rest of p's row, then whole
  * rows, then the start of one (two segments where rows have V elements or more). Each input's
  * segment is read as a run from as many elements before the row's first as the segment lies into
- * the item, so that its elements land in place, and kept under a mask of the segment's bytes; a
- * dense input is one run for the whole item (it goes on across rows). */
-CLSEL_INLINE void clsel_item_rows(const clsel_tensors *t, const clsel_geometry *g, clsel_place p,
-                                  int whole_store)
+ * the item, so that its elements land in place, and kept under a mask of the segment's bytes, into
+ * m (cond), x (then) and y (else) for the inputs asked for (read_*: constants or the dense bits at
+ * each call, so that each call compiles to a loop of its own). */
+CLSEL_INLINE void clsel_segments(const clsel_tensors *t, const clsel_geometry *g, clsel_place q,
+                                 uint read_cond, uint read_then, uint read_else, uint4 *m, uint4 *x,
+                                 uint4 *y)
 {
-    const uint cd = t->cond.dense, td = t->then_.dense, ed = t->else_.dense;
-    uint4 m = cd ? clsel_cond_run(&t->cond, CLSEL_COND, p.off.x, 0) : (uint4)0;
-    uint4 x = td ? clsel_run(&t->then_, CLSEL_THEN, p.off.y, 0) : (uint4)0;
-    uint4 y = ed ? clsel_run(&t->else_, CLSEL_ELSE, p.off.z, 0) : (uint4)0;
     uint4 before = (uint4)0;
     uint done = 0;
-    clsel_place q = p;
     for (;;) {
         const uint end = min((uint)CLSEL_V, done + g->sh.s0 - q.at0);
         const uint4 upto = clsel_head_mask(end), segment = upto & ~before;
         const int4 r =
             q.off - (int)done * g->st0; /* the runs' starts: element `done` lands in place */
-        if (!cd)
-            m |= segment & clsel_cond_run(&t->cond, CLSEL_COND, r.x, (int)done);
-        if (!td)
-            x |= segment & clsel_run(&t->then_, CLSEL_THEN, r.y, (int)done);
-        if (!ed)
-            y |= segment & clsel_run(&t->else_, CLSEL_ELSE, r.z, (int)done);
+        if (read_cond)
+            *m |= segment & clsel_cond_run(&t->cond, CLSEL_COND, r.x, (int)done);
+        if (read_then)
+            *x |= segment & clsel_run(&t->then_, CLSEL_THEN, r.y, (int)done);
+        if (read_else)
+            *y |= segment & clsel_run(&t->else_, CLSEL_ELSE, r.z, (int)done);
         if (end == CLSEL_V)
             break;
         before = upto;
         done = end;
         q = clsel_next_row(q, g);
     }
+}
+
+/* Whether an input read as `kind` is one run for a whole item across rows: dense (it goes on across
+ * rows), or one element for the whole launch. */
+CLSEL_INLINE uint clsel_one_run(const clsel_input *in, int kind)
+{
+    return in->dense || (kind == CLSEL_READ_FIXED && in->uniform);
+}
+
+/* An item across rows: a dense input is one run for the whole item; the others by segments. Under
+ * a uniform cond only the input it takes is read, and by no segment where that one is one run
+ * (a scalar cond over a dense input is a copy). */
+CLSEL_INLINE void clsel_item_rows(const clsel_tensors *t, const clsel_geometry *g, clsel_place p,
+                                  int whole_store)
+{
+    uint4 m, x = (uint4)0, y = (uint4)0;
+    if (CLSEL_COND == CLSEL_READ_FIXED && t->cond.uniform) {
+        const int takes_then = clsel_takes_then(&t->cond, t->cond.c[p.off.x]);
+        m = (uint4)(takes_then ? 0xFFFFFFFFu : 0u);
+        if (takes_then && clsel_one_run(&t->then_, CLSEL_THEN))
+            x = clsel_run(&t->then_, CLSEL_THEN, p.off.y, 0);
+        else if (takes_then)
+            clsel_segments(t, g, p, 0, 1, 0, &m, &x, &y);
+        else if (clsel_one_run(&t->else_, CLSEL_ELSE))
+            y = clsel_run(&t->else_, CLSEL_ELSE, p.off.z, 0);
+        else
+            clsel_segments(t, g, p, 0, 0, 1, &m, &x, &y);
+    } else {
+        const uint cd = t->cond.dense, td = t->then_.dense, ed = t->else_.dense;
+        m = cd ? clsel_cond_run(&t->cond, CLSEL_COND, p.off.x, 0) : (uint4)0;
+        x = td ? clsel_run(&t->then_, CLSEL_THEN, p.off.y, 0) : (uint4)0;
+        y = ed ? clsel_run(&t->else_, CLSEL_ELSE, p.off.z, 0) : (uint4)0;
+        clsel_segments(t, g, p, !cd, !td, !ed, &m, &x, &y);
+    }
     const uint4 v = bitselect(y, x, m);
     if (whole_store) {
         *(global uint4 *)(t->out.x + p.off.w) = v;
         return;
     }
-    q = p; /* an output that is not dense: each element where its row lies */
+    clsel_place q = p; /* an output that is not dense: each element where its row lies */
     for (uint k = 0; k < CLSEL_V; ++k) {
         t->out.x[q.off.w] = clsel_get(v, k);
         q = clsel_next_element(q, g);

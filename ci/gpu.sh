@@ -212,7 +212,9 @@ else
   what="every OpenCL test, the large ones included"
 fi
 note "OpenCL tests on it: $what"
-(cd "$build" && ctest --output-on-failure -j 2 "${tests[@]}") >"$out/tests.log" 2>&1
+# Up to 8 at a time: an H100 machine's 16 cores ran them in about 100 s, the large ones apart.
+test_jobs=$((jobs < 8 ? jobs : 8))
+(cd "$build" && ctest --output-on-failure -j "$test_jobs" "${tests[@]}") >"$out/tests.log" 2>&1
 tests_rc=$?
 { echo "## OpenCL tests on $name ($what)"; echo; echo '```'; grep -E "tests passed|tests failed|Failed|\*\*\*|Not Run|Skipped" "$out/tests.log"; echo '```'; echo; } >>"$report"
 

@@ -17,7 +17,9 @@ PyOpenCL against clsel on the same OpenCL device. Every figure is a median of ti
 runs; the targets (TARGET_* below: the share of the copy bandwidth each path must
 reach, and the host costs of a call) are checked on cases of >= 1M elements.
 --gpu adds the GPU runs kept in bench/results/ (bench/gpu_bench.py's JSON) as their own
-section. --sweep adds the distribution over random patterns (bench/sweep_report.py),
+section, between markers; with --gpu-section alone (no --clsel) only that section of the
+file is rewritten (bench/run.sh --gpu), since the GPU runs come from lent machines and the
+rest of the report from this one. --sweep adds the distribution over random patterns (bench/sweep_report.py),
 which is what the README's claims rest on.
 """
 import argparse
@@ -26,6 +28,7 @@ import json
 import os
 import sys
 
+import markdown_section
 import sweep_report
 
 ANALYSIS = "docs/performance_analysis.md"  # hand-written, beside the report; linked, not included
@@ -273,11 +276,14 @@ def first_call_section(runs):
     return "\n".join(lines)
 
 
+GPU_BEGIN, GPU_END = "<!-- gpu: written by bench/report.py (bench/run.sh --gpu) -->", "<!-- /gpu -->"
+
+
 def gpu_section(paths):
     """The GPU runs kept in bench/results/ (bench/gpu_bench.py's JSON: `ci/gpu.sh OUT --bench`), newest first."""
     import gpu_bench
 
-    parts = ["## GPU", "",
+    parts = [GPU_BEGIN, "## GPU", "",
              "Runs of `ci/gpu.sh OUT --bench` on lent GPUs, each kept as its per-pattern JSON in bench/results/: "
              "clsel's kernels (and the previous commit's) beside torch.where and a CUDA device copy on the same "
              "tensors, all timed by the device's clock.", ""]
@@ -287,7 +293,7 @@ def gpu_section(paths):
                                                                  run.get("about", [])), ""]
     if not runs:
         parts += ["No run of the present kernels on a GPU yet (docs/performance_analysis.md, \"The GPU kernels\").", ""]
-    return "\n".join(parts)
+    return "\n".join(parts).rstrip("\n") + "\n" + GPU_END
 
 
 def chart(run, path):
@@ -389,13 +395,12 @@ def markdown(run, options):
     parts += [thresholds_section(run), ""]
     if options.first_call:
         parts += [first_call_section(load(options.first_call)), ""]
-    parts += [gpu_section(options.gpu or []), ""]
     return "\n".join(parts)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="docs/performance.md from a benchmark run")
-    parser.add_argument("--clsel", required=True, help="clsel bench --device all --json output")
+    parser.add_argument("--clsel", help="clsel bench --device all --json output (required but with --gpu-section)")
     parser.add_argument("--clsel-threads", help="clsel bench --device cpu --threads N --json output")
     parser.add_argument("--peers", help="bench/peers.py --json output")
     parser.add_argument("--gpu", action="append", help="bench/gpu_bench.py JSON of a GPU run (bench/results/)")
@@ -405,7 +410,18 @@ def main(argv=None):
     parser.add_argument("--sweep-peers", help="bench/peers.py --peer numpy on the sweep's file")
     parser.add_argument("--sweep-chart", help="the PNG of the sweep's distributions")
     parser.add_argument("--first-call", help="bench/first_call.sh's JSON")
+    parser.add_argument("--gpu-section", action="store_true", help="rewrite only the GPU section of --markdown")
     options = parser.parse_args(argv)
+    if not options.gpu_section and not options.clsel:
+        parser.error("--clsel is required (or --gpu-section)")
+    if not options.gpu_section:
+        write_report(options)
+    markdown_section.replace_section(options.markdown, GPU_BEGIN, GPU_END, gpu_section(options.gpu or []))
+    return 0
+
+
+def write_report(options):
+    """The report but its GPU section, from this machine's run."""
     run = Run(load(options.clsel), load(options.clsel_threads) if options.clsel_threads else None,
               load(options.peers) if options.peers else None)
     if options.chart:
@@ -414,7 +430,6 @@ def main(argv=None):
         sweep_report.chart(load(options.sweep), options.sweep_chart)
     with open(options.markdown, "w") as f:
         f.write(markdown(run, options).rstrip() + "\n")
-    return 0
 
 
 if __name__ == "__main__":

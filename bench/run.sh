@@ -9,7 +9,7 @@
 # docs/performance.md, docs/performance.png and docs/performance_sweep.png (about 25
 # minutes here); --quick writes build/bench/ in seconds; --tail reruns only the tail's
 # section of docs/performance.md (two minutes), --runtime only the runtime's (bench/runtime.py,
-# two minutes). CLSEL_SWEEP=N and CLSEL_SEED=S change the
+# two minutes), --gpu only the GPU runs' (bench/results/, measured on lent GPUs: seconds). CLSEL_SWEEP=N and CLSEL_SEED=S change the
 # sweep (default 100 patterns, seed 1), CLSEL_TAIL=N the tail's (default 60 patterns, the
 # same seed). Needs a build (cmake --build build)
 # and ci/setup.sh's virtual environment. CLSEL_BUILD names another build folder.
@@ -23,10 +23,10 @@ tail_patterns="${CLSEL_TAIL:-60}" only=""
 if [ "${1:-}" = "--quick" ]; then
     size=(--quick) docs="$out" repeat=5 sweep="${CLSEL_SWEEP:-8}" strided_size=(--rows 256 --cols 384 --repeat 3)
     tail_patterns="${CLSEL_TAIL:-8}"
-elif [ "${1:-}" = "--tail" ] || [ "${1:-}" = "--runtime" ]; then
+elif [ "${1:-}" = "--tail" ] || [ "${1:-}" = "--runtime" ] || [ "${1:-}" = "--gpu" ]; then
     only="${1#--}"
 elif [ $# -gt 0 ]; then
-    echo "usage: bench/run.sh [--quick | --tail | --runtime]" >&2
+    echo "usage: bench/run.sh [--quick | --tail | --runtime | --gpu]" >&2
     exit 2
 fi
 python="$build/venv/bin/python"
@@ -42,6 +42,12 @@ run_tail() {
 run_runtime() {
     PYTHONPATH=python:bench "$python" bench/runtime.py "${size[@]}" --json "$out/runtime.json" \
         --markdown "$docs/performance.md"
+}
+# The GPU runs kept in the repository (ci/gpu.sh --bench; bench/results/README.md), and their section.
+gpu_runs=()
+for run in bench/results/*/bench.json; do [ -f "$run" ] && gpu_runs+=(--gpu "$run"); done
+run_gpu() {
+    PYTHONPATH=bench "$python" bench/report.py --gpu-section --markdown "$docs/performance.md" "${gpu_runs[@]}"
 }
 if [ -n "$only" ]; then
     "run_$only"
@@ -62,8 +68,6 @@ POCL_CACHE_DIR="$cache" "$build/bin/clsel" bench --sweep "$sweep" --seed "$seed"
     --json "$out/sweep.json" | tee "$out/sweep.txt"
 "$python" bench/peers.py --cases "$out/sweep.json" --peer numpy --repeat 3 --json "$out/sweep_peers.json"
 bench/first_call.sh "$([ ${#size[@]} -gt 0 ] && echo 1 || echo 3)" "$out/first_call.json"
-gpu_runs=() # the GPU runs kept in the repository (ci/gpu.sh --bench; bench/results/README.md)
-for run in bench/results/*/bench.json; do [ -f "$run" ] && gpu_runs+=(--gpu "$run"); done
 "$python" bench/report.py --clsel "$out/clsel.json" --clsel-threads "$out/clsel_threads.json" \
     --peers "$out/peers.json" --markdown "$docs/performance.md" --chart "$docs/performance.png" \
     --sweep "$out/sweep.json" --sweep-peers "$out/sweep_peers.json" --sweep-chart "$docs/performance_sweep.png" \

@@ -19,8 +19,8 @@ reach, and the host costs of a call) are checked on cases of >= 1M elements.
 --gpu adds the GPU runs kept in bench/results/ (bench/gpu_bench.py's JSON) as their own
 section, between markers; with --gpu-section alone (no --clsel) only that section of the
 file is rewritten (bench/run.sh --gpu), since the GPU runs come from lent machines and the
-rest of the report from this one. --sweep adds the distribution over random patterns (bench/sweep_report.py),
-which is what the README's claims rest on.
+rest of the report from this one. --sweep adds the distribution over random patterns
+(bench/sweep_report.py), which is what the README's claims rest on.
 """
 import argparse
 import datetime

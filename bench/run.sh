@@ -9,9 +9,9 @@
 # docs/performance.md, docs/performance.png and docs/performance_sweep.png (about 25
 # minutes here); --quick writes build/bench/ in seconds; --tail reruns only the tail's
 # section of docs/performance.md (two minutes), --runtime only the runtime's (bench/runtime.py,
-# two minutes), --gpu only the GPU runs' (bench/results/, measured on lent GPUs: seconds). CLSEL_SWEEP=N and CLSEL_SEED=S change the
-# sweep (default 100 patterns, seed 1), CLSEL_TAIL=N the tail's (default 60 patterns, the
-# same seed). Needs a build (cmake --build build)
+# two minutes), --gpu only the GPU runs' (bench/results/, measured on lent GPUs: seconds).
+# CLSEL_SWEEP=N and CLSEL_SEED=S change the sweep (default 100 patterns, seed 1), CLSEL_TAIL=N
+# the tail's (default 60 patterns, the same seed). Needs a build (cmake --build build)
 # and ci/setup.sh's virtual environment. CLSEL_BUILD names another build folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."

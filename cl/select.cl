@@ -178,6 +178,9 @@ typedef struct clsel_place {
 #elif CLSEL_RANK == 4
 #define CLSEL_BELOW_TOP(X) X(0, 1) X(1, 2) X(2, 3)
 #define CLSEL_TOP 3
+#elif CLSEL_RANK == 6
+#define CLSEL_BELOW_TOP(X) X(0, 1) X(1, 2) X(2, 3) X(3, 4) X(4, 5)
+#define CLSEL_TOP 5
 #elif CLSEL_RANK == 8
 #define CLSEL_BELOW_TOP(X) X(0, 1) X(1, 2) X(2, 3) X(3, 4) X(4, 5) X(5, 6) X(6, 7)
 #define CLSEL_TOP 7

@@ -17,7 +17,7 @@
  * takes (CLSEL_ITEMS). The host builds each program the first time a launch needs it. */
 #define CLSEL_RANK_CLASSES \
     {                      \
-        1, 2, 3, 4, 8      \
+        1, 2, 3, 4, 6, 8   \
     }
 
 /* How a kernel reads an input, by its element stride along dim 0 (the innermost dim of the launch):

@@ -88,11 +88,18 @@
 #define CL_PIECE_MAX_ELEMENTS (((int64_t)INT32_MAX / 64 - 1) * 64)
 /* Work-group size, or the largest power of two below it that the device and every kernel allow. */
 #define CL_GROUP_ITEMS 256
-/* 16-byte items per work-item, by element width (1, 2, 4, 8 bytes): docs/tuning.md. */
+/* 16-byte items per work-item (a power of two up to 8: each is a kernel variant), measured on an
+ * H100 (docs/tuning.md): by element width (1, 2, 4, 8 bytes) in general; one where items cross the
+ * ends of rows shorter than CL_SHORT_ROW_BYTES (a work-item runs its items one after another
+ * there, and such a row end falls in nearly every warp); eight where cond is one element per row
+ * or for the whole launch and both inputs are read along rows. */
 #define CL_ITEMS_BY_WIDTH \
     {                     \
         4, 4, 4, 4        \
     }
+#define CL_ITEMS_SHORT_ROWS 1
+#define CL_SHORT_ROW_BYTES 512
+#define CL_ITEMS_FIXED_COND 8
 /* Transposed inputs go through tiles in local memory (CLSEL_READ_TILED) where the launch has at
  * least this many rows (its dim 1): fewer would leave most of a tile's CLSEL_TILE_ROWS rows idle.
  * docs/tuning.md. */

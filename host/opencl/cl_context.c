@@ -187,8 +187,8 @@ clsel_status clsel_priv_cl_context_kernel(clsel_cl_context *ctx, const kernel_va
     const int index = clsel_priv_cl_variant_index(variant);
     if (index < 0)
         return clsel_priv_fail(CLSEL_ERROR_INVALID_ARGUMENT,
-                               "no kernel for elements of %zu bytes and rank class %d",
-                               variant->width, variant->rank);
+                               "no kernel for elements of %zu bytes, rank class %d and %u items",
+                               variant->width, variant->rank, variant->items);
     /* Every launch asks: once built, an acquire load answers without the lock (the program and
      * kernel, written before the release store below, never change). */
     *out = atomic_load_explicit(&ctx->kernels[index], memory_order_acquire);
@@ -231,8 +231,12 @@ clsel_status clsel_cl_context_prepare(clsel_cl_context *ctx, clsel_dtype dtype)
                                "clsel_cl_context_prepare: unknown dtype %d", (int)dtype);
     if (ctx->path != CLSEL_CL_PATH_KERNELS)
         return CLSEL_SUCCESS;
-    const kernel_variant same = {
-        size, 1, {CLSEL_READ_ROWS, CLSEL_READ_ROWS, CLSEL_READ_ROWS}, CLSEL_WRITE_ROWS, 1};
+    const kernel_variant same = {size,
+                                 1,
+                                 {CLSEL_READ_ROWS, CLSEL_READ_ROWS, CLSEL_READ_ROWS},
+                                 CLSEL_WRITE_ROWS,
+                                 1,
+                                 clsel_priv_cl_items(size)};
     kernel_program *kp = NULL;
     return clsel_priv_cl_context_kernel(ctx, &same, &kp);
 }

@@ -131,6 +131,34 @@ static void use_tiles(plan_iter *piece, piece_launch *launch, const int32_t alon
     clsel_priv_plan_iter_swap_dims(piece, 1, d);
 }
 
+static int launch_tiled(const piece_launch *how)
+{
+    for (int op = 0; op < PLAN_OUT; ++op)
+        if (how->kind[op] == CLSEL_CL_TILED)
+            return 1;
+    return 0;
+}
+
+/* The 16-byte items a work-item of the launch takes (tuning_constants.h; measured on an H100,
+ * docs/tuning.md). Where items cross row ends a work-item takes its items one after another, each
+ * with its own latency, and a warp with one such item waits on all of it: where rows are short
+ * enough for a row end in nearly every warp, one item each. A cond fixed along rows (or uniform)
+ * with both inputs read along rows ran faster the more items each work-item took (why is open). A
+ * tiled launch takes a tile per work-group whatever the count. */
+static unsigned launch_items(const plan_iter *piece, const piece_launch *launch)
+{
+    const kernel_variant *v = &launch->variant;
+    if (launch_tiled(launch))
+        return clsel_priv_cl_items(v->width);
+    if (v->read[PLAN_COND] == CLSEL_READ_FIXED && v->read[PLAN_THEN] == CLSEL_READ_ROWS &&
+        v->read[PLAN_ELSE] == CLSEL_READ_ROWS)
+        return CL_ITEMS_FIXED_COND;
+    const int64_t per_item = 16 / (int64_t)v->width, row = piece->dims[0];
+    if (piece->rank > 1 && row % per_item != 0 && row * (int64_t)v->width < CL_SHORT_ROW_BYTES)
+        return CL_ITEMS_SHORT_ROWS;
+    return clsel_priv_cl_items(v->width);
+}
+
 /* The launch of a piece; the piece's dims may be put in another order for tiles. */
 static void piece_layout(plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPERANDS],
                          int tiles_allowed, piece_launch *launch)
@@ -185,14 +213,7 @@ static void piece_layout(plan_iter *piece, size_t w, const cl_tensor t[PLAN_OPER
         all_dense =
             all_dense && launch->kind[op] != CLSEL_CL_ROWS && launch->kind[op] != CLSEL_CL_TILED;
     launch->variant.dense = all_dense;
-}
-
-static int launch_tiled(const piece_launch *how)
-{
-    for (int op = 0; op < PLAN_OUT; ++op)
-        if (how->kind[op] == CLSEL_CL_TILED)
-            return 1;
-    return 0;
+    launch->variant.items = launch_items(piece, launch);
 }
 
 /* The kernel's layout argument: the launch's bits, then's and else's trading places where the
@@ -257,7 +278,7 @@ static cl_int launch_piece(const clsel_cl_context *ctx, kernel_program *kp, cl_c
         for (int op = 0; op < PLAN_OPERANDS; ++op)
             step_off.s[op] += (cl_int)((int64_t)digit * strides[d][op]);
     }
-    const size_t per_group = local * clsel_priv_cl_items(how->variant.width);
+    const size_t per_group = local * how->variant.items;
     size_t global = (items + per_group - 1) / per_group * local;
     cl_uint8 tiles = {{0}}; /* a tiled launch: a work-group per tile */
     if (launch_tiled(how)) {

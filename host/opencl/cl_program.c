@@ -36,7 +36,12 @@ int clsel_priv_cl_variant_index(const kernel_variant *v)
             return -1;
         index = index * CLSEL_READS + v->read[op];
     }
-    return (index * CLSEL_WRITES + v->write) * 2 + (v->dense != 0);
+    int items = 0; /* log2 of the item count */
+    while (items < ITEM_COUNTS - 1 && (1u << items) < v->items)
+        ++items;
+    if ((1u << items) != v->items)
+        return -1;
+    return ((index * CLSEL_WRITES + v->write) * 2 + (v->dense != 0)) * ITEM_COUNTS + items;
 }
 
 unsigned clsel_priv_cl_items(size_t width)
@@ -54,8 +59,7 @@ int clsel_priv_cl_program_options(const kernel_variant *v, char *options, size_t
         options, size,
         "-DCLSEL_WIDTH=%zu -DCLSEL_RANK=%d -DCLSEL_COND=%d -DCLSEL_THEN=%d -DCLSEL_ELSE=%d "
         "-DCLSEL_OUT=%d -DCLSEL_DENSE=%d -DCLSEL_ITEMS=%u",
-        v->width, v->rank, v->read[0], v->read[1], v->read[2], v->write, v->dense != 0,
-        clsel_priv_cl_items(v->width));
+        v->width, v->rank, v->read[0], v->read[1], v->read[2], v->write, v->dense != 0, v->items);
     return n > 0 && (size_t)n < size;
 }
 

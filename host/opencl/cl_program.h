@@ -13,18 +13,20 @@
 
 enum {
     ELEMENT_WIDTHS = 4, /* 1, 2, 4, 8 bytes */
-    RANK_CLASSES = 5,   /* CLSEL_RANK_CLASSES */
-    KERNEL_VARIANTS =
-        ELEMENT_WIDTHS * RANK_CLASSES * CLSEL_READS * CLSEL_READS * CLSEL_READS * CLSEL_WRITES * 2
+    RANK_CLASSES = 6,   /* CLSEL_RANK_CLASSES */
+    ITEM_COUNTS = 4,    /* 16-byte items per work-item: 1, 2, 4 or 8 */
+    KERNEL_VARIANTS = ELEMENT_WIDTHS * RANK_CLASSES * CLSEL_READS * CLSEL_READS * CLSEL_READS *
+                      CLSEL_WRITES * 2 * ITEM_COUNTS
 };
 
 /* One kernel: what its build options say. */
 typedef struct kernel_variant {
-    size_t width; /* element bytes */
-    int rank;     /* a rank class: the dims the kernel walks */
-    int read[3];  /* CLSEL_READ_* of cond, then, else */
-    int write;    /* CLSEL_WRITE_* of out */
-    int dense;    /* CLSEL_DENSE: every ROWS tensor is dense */
+    size_t width;   /* element bytes */
+    int rank;       /* a rank class: the dims the kernel walks */
+    int read[3];    /* CLSEL_READ_* of cond, then, else */
+    int write;      /* CLSEL_WRITE_* of out */
+    int dense;      /* CLSEL_DENSE: every ROWS tensor is dense */
+    unsigned items; /* CLSEL_ITEMS: 16-byte items per work-item */
 } kernel_variant;
 
 /* The program source (not NUL-terminated), embedded at build time by cmake/embed_cl.cmake. */
@@ -33,10 +35,11 @@ extern const size_t clsel_priv_cl_source_size;
 
 /* The smallest rank class that walks `rank` dims (1 for rank 0). */
 int clsel_priv_cl_rank_class(int32_t rank);
-/* The variant's slot among KERNEL_VARIANTS; -1 for a width, rank class or kind that does not
- * exist. */
+/* The variant's slot among KERNEL_VARIANTS; -1 for a width, rank class, kind or item count that
+ * does not exist. */
 int clsel_priv_cl_variant_index(const kernel_variant *v);
-/* The 16-byte items each work-item takes, for elements of `width` bytes (tuning_constants.h). */
+/* The 16-byte items each work-item takes where no item crosses a row end, for elements of `width`
+ * bytes (tuning_constants.h). */
 unsigned clsel_priv_cl_items(size_t width);
 /* The build options of a variant; 0 when they do not fit in `size` bytes. */
 int clsel_priv_cl_program_options(const kernel_variant *v, char *options, size_t size);

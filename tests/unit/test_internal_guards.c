@@ -68,16 +68,17 @@ static void test_cl_code_names(void)
                   codes[i].name);
 }
 
-/* A variant with a width, rank class or kind that does not exist has no slot, and asking a
- * context for its kernel fails before the context is touched; every real one has a slot. */
+/* A variant with a width, rank class, kind or item count that does not exist has no slot, and
+ * asking a context for its kernel fails before the context is touched; every real one has a slot,
+ * each item count its own. */
 static void test_kernel_variants(void)
 {
     const kernel_variant good = {
-        4, 2, {CLSEL_READ_ROWS, CLSEL_READ_ROWS, CLSEL_READ_ROWS}, CLSEL_WRITE_ROWS, 1};
+        4, 2, {CLSEL_READ_ROWS, CLSEL_READ_ROWS, CLSEL_READ_ROWS}, CLSEL_WRITE_ROWS, 1, 4};
     CHECK(clsel_priv_cl_variant_index(&good) >= 0 &&
           clsel_priv_cl_variant_index(&good) < KERNEL_VARIANTS);
-    kernel_variant bad[7];
-    for (int i = 0; i < 7; ++i)
+    kernel_variant bad[10];
+    for (int i = 0; i < 10; ++i)
         bad[i] = good;
     bad[0].width = 3;
     bad[1].rank = 7; /* not a rank class */
@@ -86,7 +87,10 @@ static void test_kernel_variants(void)
     bad[4].read[0] = -1;
     bad[5].read[2] = CLSEL_READS;
     bad[6].rank = -1;
-    for (int i = 0; i < 7; ++i) {
+    bad[7].items = 0;
+    bad[8].items = 3;  /* not a power of two */
+    bad[9].items = 16; /* more than a kernel takes */
+    for (int i = 0; i < 10; ++i) {
         CHECK_MSG(clsel_priv_cl_variant_index(&bad[i]) == -1, "bad variant %d has a slot", i);
         kernel_program *kp = (kernel_program *)&kp;
         CHECK(clsel_priv_cl_context_kernel(NULL, &bad[i], &kp) == CLSEL_ERROR_INVALID_ARGUMENT);
@@ -97,6 +101,14 @@ static void test_kernel_variants(void)
         v.rank = clsel_priv_cl_rank_class(rank);
         CHECK_MSG(v.rank >= (rank ? rank : 1) && clsel_priv_cl_variant_index(&v) >= 0,
                   "rank %d: class %d", (int)rank, v.rank);
+    }
+    for (unsigned items = 1; items <= 8; items *= 2) {
+        kernel_variant v = good;
+        v.items = items;
+        const int index = clsel_priv_cl_variant_index(&v);
+        CHECK_MSG(index >= 0 && index < KERNEL_VARIANTS &&
+                      (index == clsel_priv_cl_variant_index(&good)) == (items == 4),
+                  "%u items: slot %d", items, index);
     }
     CHECK(clsel_priv_cl_items(3) == 1);
     char options[8];

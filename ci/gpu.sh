@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ci/gpu.sh OUT [--sweep N] [--allow-cpu] [--quick]
-# ci/gpu.sh OUT --bench [--sweep N] [--seed S] [--before REF|DIR] [--allow-cpu] [--quick]
+# ci/gpu.sh OUT --bench [--sweep N] [--seed S] [--before REF|DIR] [--variant NAME=REF|DIR]...
+#                        [--allow-cpu] [--quick]
 #
 # The GPU check in one command, for a machine with a GPU driver and no package access. It
 # needs a C compiler, CMake, the OpenCL headers and ICD loader (libOpenCL.so) and an ICD
@@ -30,7 +31,12 @@
 # strided views (--views), all event-timed; then bench/gpu_bench.py times a CUDA device
 # copy and torch.where on the same tensors with CUDA events, where PyTorch has a CUDA
 # device. OUT gets after/ and before/ (clsel's JSON and text), bench.json (one record per
-# pattern), bench.md (the table and the targets) and report.md.
+# pattern), bench.md (the table and the targets) and report.md. Each --variant (a commit or a
+# source tree, named NAME) is built too and its named cases and sweep timed after that, then
+# this tree's kernels once more as the control, in the same loop: OUT/variants/NAME/ and
+# variants/control/, and variants.md, each variant's times as ratios to the control's with the
+# control's agreement with after/ as the loop's noise (bench/gpu_variants.py). Variants are
+# measured against the control, never against figures from another loop.
 #
 # Exits 2, saying so in OUT/report.md and on stderr, when no GPU OpenCL platform exists
 # (an NVIDIA machine whose driver lacks libnvidia-opencl, say), 3 when something it needs
@@ -41,22 +47,30 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 if [ $# -lt 1 ] || [ "${1#-}" != "$1" ]; then
-  echo "usage: ci/gpu.sh OUT [--bench] [--sweep N] [--seed S] [--before REF|DIR] [--allow-cpu] [--quick]" >&2
+  echo "usage: ci/gpu.sh OUT [--bench] [--sweep N] [--seed S] [--before REF|DIR] [--variant NAME=REF|DIR]..." \
+    "[--allow-cpu] [--quick]" >&2
   exit 64
 fi
 out="$1"
 shift
-sweep="" seed=1 allow_cpu=0 quick=0 bench_only=0 before=""
+sweep="" seed=1 allow_cpu=0 quick=0 bench_only=0 before="" variants=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --sweep) sweep="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --before) before="$2"; shift 2 ;;
+    --variant) variants+=("$2"); shift 2 ;;
     --bench) bench_only=1; shift ;;
     --allow-cpu) allow_cpu=1; shift ;;
     --quick) quick=1; shift ;;
     *) echo "ci/gpu.sh: unknown argument $1" >&2; exit 64 ;;
   esac
+done
+for v in "${variants[@]}"; do
+  if [ "$bench_only" != 1 ] || [ "${v%%=*}" = "$v" ] || [ -z "${v%%=*}" ] || [ "${v%%=*}" = control ]; then
+    echo "ci/gpu.sh: --variant takes NAME=REF|DIR (a NAME other than control) and goes with --bench: $v" >&2
+    exit 64
+  fi
 done
 if [ -z "$sweep" ]; then
   if [ "$quick" = 1 ]; then sweep=3; elif [ "$bench_only" = 1 ]; then sweep=40; else sweep=60; fi
@@ -126,18 +140,23 @@ build_clsel() { # build_clsel SOURCE BUILD LOG TESTS(ON|OFF): configure and buil
     exit 1
   fi
 }
+source_of() { # source_of REF|DIR DEST: the folder of a source tree, a commit's exported to DEST
+  if [ -d "$1" ]; then echo "$1"; return 0; fi
+  rm -rf "$2" && mkdir -p "$2"
+  git archive "$1" | tar -x -C "$2" ||
+    { note "cannot export $1 (no git history here? pass a source folder)"; exit 3; }
+  echo "$2"
+}
 if [ "$bench_only" = 1 ]; then
   build_clsel "$root" "$build" "$out/build.log" OFF
   if [ -n "$before" ]; then
-    before_src="$before"
-    if [ ! -d "$before" ]; then # a commit: its tree, exported beside the build
-      before_src="$build-before-src"
-      rm -rf "$before_src" && mkdir -p "$before_src"
-      git archive "$before" | tar -x -C "$before_src" ||
-        { note "cannot export $before (no git history here? pass a source folder)"; exit 3; }
-    fi
+    before_src=$(source_of "$before" "$build-before-src") || exit 3
     build_clsel "$before_src" "$build-before" "$out/build-before.log" OFF
   fi
+  for v in "${variants[@]}"; do
+    v_src=$(source_of "${v#*=}" "$build-variant-${v%%=*}-src") || exit 3
+    build_clsel "$v_src" "$build-variant-${v%%=*}" "$out/build-variant-${v%%=*}.log" OFF
+  done
 else
   build_clsel "$root" "$build" "$out/build.log" ON
 fi
@@ -165,12 +184,18 @@ name=$(awk -v p="$CLSEL_PLATFORM" -v d="$CLSEL_DEVICE_INDEX" '
 note "using platform $CLSEL_PLATFORM device $CLSEL_DEVICE_INDEX: $name"
 
 if [ "$bench_only" = 1 ]; then
-  bench_with() { # bench_with CLSEL DIR: the named cases, the sweep and the views, event-timed
+  bench_cases() { # bench_cases CLSEL DIR: the named cases and the sweep, event-timed
     local args=(--device opencl) status=0
     [ "$quick" = 1 ] && args+=(--quick --repeat 3)
     mkdir -p "$2"
     "$1" bench "${args[@]}" --json "$2/named.json" >"$2/named.txt" 2>"$2/named.err" || status=1
     "$1" bench "${args[@]}" --sweep "$sweep" --seed "$seed" --json "$2/sweep.json" >"$2/sweep.txt" 2>"$2/sweep.err" || status=1
+    return $status
+  }
+  bench_with() { # bench_with CLSEL DIR: the named cases, the sweep and the views, event-timed
+    local args=(--device opencl) status=0
+    [ "$quick" = 1 ] && args+=(--quick --repeat 3)
+    bench_cases "$1" "$2" || status=1
     # Kernels from before --views existed have no views to time.
     "$1" bench "${args[@]}" --views --json "$2/views.json" >"$2/views.txt" 2>"$2/views.err" || rm -f "$2/views.json"
     return $status
@@ -196,6 +221,22 @@ if [ "$bench_only" = 1 ]; then
     { note "bench/gpu_bench.py failed: see $out/gpu_bench.err"; exit 1; }
   { echo "## Benchmark (ci/gpu.sh --bench --sweep $sweep --seed $seed${before:+ --before $before})"; echo
     cat "$out/bench.md"; } >>"$report"
+  if ((${#variants[@]})); then
+    status=0
+    for v in "${variants[@]}"; do
+      note "variant ${v%%=*} (${v#*=}): named cases and the sweep"
+      bench_cases "$build-variant-${v%%=*}/bin/clsel" "$out/variants/${v%%=*}" ||
+        { note "clsel bench of variant ${v%%=*} failed: see $out/variants/${v%%=*}/*.err"; status=1; }
+    done
+    note "the control: this tree's kernels again, in the same loop"
+    bench_cases "$build/bin/clsel" "$out/variants/control" || { note "the control's clsel bench failed"; exit 1; }
+    "$python" bench/gpu_variants.py "$out/variants" --after "$out/after" --markdown "$out/variants.md" \
+      >/dev/null 2>"$out/gpu_variants.err" || { note "bench/gpu_variants.py failed: see $out/gpu_variants.err"; exit 1; }
+    { echo; echo "## Variants against the control (bench/gpu_variants.py)"; echo
+      for v in "${variants[@]}"; do echo "- ${v%%=*}: ${v#*=}"; done; echo
+      cat "$out/variants.md"; } >>"$report"
+    ((status == 0)) || exit 1
+  fi
   note "done: $report"
   exit 0
 fi

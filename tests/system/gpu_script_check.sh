@@ -5,8 +5,8 @@
 # from this machine's packages, as a GPU machine gets Debian's unpacked) and reached
 # through the environment only (CMAKE_PREFIX_PATH, LD_LIBRARY_PATH, OCL_ICD_VENDORS), then
 # `ci/gpu.sh OUT --allow-cpu --quick` runs, then its benchmark alone with this tree's
-# kernels as "before" too (`--bench --before SOURCE-DIR`). Fails when the script fails or
-# its report lacks a section. Exits 77 (skipped) without PoCL's ICD file.
+# kernels as "before" and as a variant too (`--bench --before SOURCE-DIR --variant
+# same=SOURCE-DIR`). Fails when the script fails or its report lacks a section. Exits 77 (skipped) without PoCL's ICD file.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$1"
@@ -50,7 +50,7 @@ if [ $status -ne 0 ]; then
   exit $status
 fi
 
-"$root/ci/gpu.sh" "$work/bench" --bench --allow-cpu --quick --before "$root" || status=$?
+"$root/ci/gpu.sh" "$work/bench" --bench --allow-cpu --quick --before "$root" --variant same="$root" || status=$?
 table="$work/bench/bench.md"
 # Every named case, sweep pattern and view has a row with the before's figure beside it.
 for row in "| same_f32 | named " "| view_padded | view " "| sweep"; do
@@ -59,10 +59,15 @@ done
 grep -q "^| same_f32 | named | f32 | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* |" "$table" 2>/dev/null ||
   { echo "gpu_script_check: same_f32 has no before figure"; status=1; }
 grep -q "^- sweep of 3: " "$table" 2>/dev/null || { echo "gpu_script_check: bench.md has no sweep summary"; status=1; }
+# The variant has a summary and a ratio per case against the control timed in the same loop.
+grep -q "^| same | [0-9.]* (" "$work/bench/variants.md" 2>/dev/null ||
+  { echo "gpu_script_check: variants.md has no summary of the variant"; status=1; }
+grep -q "^| same_f32 | [0-9.]* | [0-9.]* |" "$work/bench/variants.md" 2>/dev/null ||
+  { echo "gpu_script_check: variants.md has no ratio for same_f32"; status=1; }
 python3 -c "import json, sys; cases = json.load(open(sys.argv[1]))['cases']; assert len(cases) > 20, len(cases)" \
   "$work/bench/bench.json" || { echo "gpu_script_check: bench.json lacks the per-pattern records"; status=1; }
 if [ $status -ne 0 ]; then
   echo "gpu_script_check: ci/gpu.sh --bench failed (status $status); its report:"
-  cat "$work/bench/report.md" "$work/bench/gpu_bench.err" 2>/dev/null | head -80
+  cat "$work/bench/report.md" "$work/bench/gpu_bench.err" "$work/bench/gpu_variants.err" 2>/dev/null | head -80
 fi
 exit $status

@@ -12,35 +12,29 @@ the tree, taken before the variants), the control's agreement with them: the noi
 two loops of the same kernels, against which a variant's ratios are read.
 """
 import argparse
-import json
-import math
 import pathlib
 import sys
+
+import gpu_bench
 
 MOVED = 0.05  # a ratio this far from 1 counts as a pattern that moved
 
 
-def times(folder):
-    """Event-timed medians by case name, from every clsel bench JSON file in folder."""
-    found = {}
-    for path in sorted(pathlib.Path(folder).glob("*.json")):
-        data = json.loads(path.read_text())
-        for report in data if isinstance(data, list) else [data]:
-            for case in report.get("cases", []):
-                if case.get("event_median_ms"):
-                    found[case["name"]] = case["event_median_ms"]
-    return found
+def cases_in(folder):
+    """name -> (group, case) over the clsel bench JSON files in folder (gpu_bench.load)."""
+    return gpu_bench.load(sorted(pathlib.Path(folder).glob("*.json")))
 
 
-def group_of(name):
-    return "sweep" if name.startswith("sweep-") else "named"
+def times(cases):
+    """name -> event-timed median of cases_in's cases."""
+    return {name: case["event_median_ms"] for name, (_, case) in cases.items() if case.get("event_median_ms")}
 
 
 def summary(ratios):
     """Geometric mean, range and the patterns moved, of a list of ratios."""
     if not ratios:
         return "-"
-    mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    mean = gpu_bench.geomean(ratios)
     faster = sum(r <= 1 - MOVED for r in ratios)
     slower = sum(r >= 1 + MOVED for r in ratios)
     return (f"{mean:.3f} ({min(ratios):.2f}-{max(ratios):.2f}; "
@@ -54,18 +48,20 @@ def main():
     parser.add_argument("--markdown", help="where to write the tables")
     args = parser.parse_args()
     root = pathlib.Path(args.folder)
-    control = times(root / "control")
+    control_cases = cases_in(root / "control")
+    control = times(control_cases)
     if not control:
         print(f"gpu_variants: no control figures in {root / 'control'}", file=sys.stderr)
         return 1
     names = sorted(d.name for d in root.iterdir() if d.is_dir() and d.name != "control")
-    runs = {name: times(root / name) for name in names}
+    runs = {name: times(cases_in(root / name)) for name in names}
+    group_of = {name: group for name, (group, _) in control_cases.items()}
     cases = list(control)
     lines = ["Each variant's event-timed median as a ratio to the control's (the tree's own kernels, "
              "timed in the same loop after the variants): below 1 is faster. A summary is the "
              f"geometric mean, the range and the patterns that moved by {MOVED:.0%} or more.", ""]
     if args.after:
-        after = times(args.after)
+        after = times(cases_in(args.after))
         noise = [control[c] / after[c] for c in cases if c in after]
         lines += [f"Noise: the control against the run's own figures of the same kernels, "
                   f"{summary(noise)}.", ""]
@@ -73,7 +69,7 @@ def main():
     for name in names:
         cells = []
         for group in ("named", "sweep"):
-            ratios = [runs[name][c] / control[c] for c in cases if group_of(c) == group and c in runs[name]]
+            ratios = [runs[name][c] / control[c] for c in cases if group_of[c] == group and c in runs[name]]
             cells.append(summary(ratios))
         lines.append(f"| {name} | {cells[0]} | {cells[1]} |")
     lines += ["", "| case | control ms | " + " | ".join(names) + " |",

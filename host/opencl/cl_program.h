@@ -38,8 +38,8 @@ int clsel_priv_cl_rank_class(int32_t rank);
 /* The variant's slot among KERNEL_VARIANTS; -1 for a width, rank class, kind or item count that
  * does not exist. */
 int clsel_priv_cl_variant_index(const kernel_variant *v);
-/* The 16-byte items each work-item takes where no item crosses a row end, for elements of `width`
- * bytes (tuning_constants.h). */
+/* The 16-byte items a work-item takes by default, for elements of `width` bytes
+ * (CL_ITEMS_BY_WIDTH); launches of some kinds take other counts (cl_launch.c, launch_items). */
 unsigned clsel_priv_cl_items(size_t width);
 /* The build options of a variant; 0 when they do not fit in `size` bytes. */
 int clsel_priv_cl_program_options(const kernel_variant *v, char *options, size_t size);

@@ -184,20 +184,20 @@ name=$(awk -v p="$CLSEL_PLATFORM" -v d="$CLSEL_DEVICE_INDEX" '
 note "using platform $CLSEL_PLATFORM device $CLSEL_DEVICE_INDEX: $name"
 
 if [ "$bench_only" = 1 ]; then
+  bench_args=(--device opencl) # what every clsel bench of this run takes
+  [ "$quick" = 1 ] && bench_args+=(--quick --repeat 3)
   bench_cases() { # bench_cases CLSEL DIR: the named cases and the sweep, event-timed
-    local args=(--device opencl) status=0
-    [ "$quick" = 1 ] && args+=(--quick --repeat 3)
+    local status=0
     mkdir -p "$2"
-    "$1" bench "${args[@]}" --json "$2/named.json" >"$2/named.txt" 2>"$2/named.err" || status=1
-    "$1" bench "${args[@]}" --sweep "$sweep" --seed "$seed" --json "$2/sweep.json" >"$2/sweep.txt" 2>"$2/sweep.err" || status=1
+    "$1" bench "${bench_args[@]}" --json "$2/named.json" >"$2/named.txt" 2>"$2/named.err" || status=1
+    "$1" bench "${bench_args[@]}" --sweep "$sweep" --seed "$seed" --json "$2/sweep.json" >"$2/sweep.txt" 2>"$2/sweep.err" || status=1
     return $status
   }
   bench_with() { # bench_with CLSEL DIR: the named cases, the sweep and the views, event-timed
-    local args=(--device opencl) status=0
-    [ "$quick" = 1 ] && args+=(--quick --repeat 3)
+    local status=0
     bench_cases "$1" "$2" || status=1
     # Kernels from before --views existed have no views to time.
-    "$1" bench "${args[@]}" --views --json "$2/views.json" >"$2/views.txt" 2>"$2/views.err" || rm -f "$2/views.json"
+    "$1" bench "${bench_args[@]}" --views --json "$2/views.json" >"$2/views.txt" 2>"$2/views.err" || rm -f "$2/views.json"
     return $status
   }
   note "clsel bench: named cases, a sweep of $sweep (seed $seed) and the views"

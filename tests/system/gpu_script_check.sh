@@ -6,7 +6,8 @@
 # through the environment only (CMAKE_PREFIX_PATH, LD_LIBRARY_PATH, OCL_ICD_VENDORS), then
 # `ci/gpu.sh OUT --allow-cpu --quick` runs, then its benchmark alone with this tree's
 # kernels as "before" and as a variant too (`--bench --before SOURCE-DIR --variant
-# same=SOURCE-DIR`). Fails when the script fails or its report lacks a section. Exits 77 (skipped) without PoCL's ICD file.
+# same=SOURCE-DIR`). Fails when the script fails or its report lacks a section. Exits 77
+# (skipped) without PoCL's ICD file.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$1"

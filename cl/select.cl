@@ -16,9 +16,10 @@
  * into place, a repeated element, or element by element where its stride along the row is neither 0
  * nor 1.
  *
- * An item whose elements span row ends is read row by row: each input's segment as a run placed by
- * its offset and kept under a mask of the segment's bytes. Strided inputs and the short last item
- * go element by element. Index math is 32-bit: the host splits runs into pieces whose offsets
+ * An item whose elements span row ends is read element by element where they are 4 or 8 bytes (all
+ * of its loads in flight at once), else row by row: each input's segment as a run placed by its
+ * offset and kept under a mask of the segment's bytes. Strided inputs and the short last item go
+ * element by element. Index math is 32-bit: the host splits runs into pieces whose offsets
  * fit. */
 
 /* Helpers inlined into the kernel, so that its constants specialise them and their values stay in
@@ -656,32 +657,77 @@ CLSEL_INLINE uint clsel_one_run(const clsel_input *in, int kind)
     return in->dense || (kind == CLSEL_READ_FIXED && in->uniform);
 }
 
-/* An item across rows: a dense input is one run for the whole item; the others by segments. Under
- * a uniform cond only the input it takes is read, and by no segment where that one is one run
- * (a scalar cond over a dense input is a copy). */
+/* Items across rows of elements this wide or wider are read element by element
+ * (clsel_item_gather), narrower ones by segments. On an H100 (2026-11-28, docs/tuning.md) the
+ * elements ran the sweep's patterns with such items of 4- and 8-byte elements up to twice as fast
+ * as the segments and slowed none; of 1- and 2-byte elements (16 and 8 an item) up to 1.9x slower,
+ * one bf16 pattern apart. */
+#define CLSEL_GATHER_WIDTH 4
+
+/* An item across rows, element by element: each element's place from the one before (arithmetic
+ * only), cond's byte and both inputs' elements at each, then one select. No load waits on another,
+ * so all of the item's are in flight at once, where a segment's reads wait on the place of the row
+ * before and the rows are taken one after another. */
+CLSEL_INLINE uint4 clsel_item_gather(const clsel_tensors *t, const clsel_geometry *g, clsel_place p)
+{
+    const clsel_elem ones = (clsel_elem) ~(ulong)0;
+    uint4 m = (uint4)0, x = (uint4)0, y = (uint4)0;
+#pragma unroll
+    for (uint k = 0; k < CLSEL_V; ++k) {
+        const int c = clsel_takes_then(&t->cond, t->cond.c[p.off.x]);
+        m = clsel_shift_in(m, c ? ones : (clsel_elem)0);
+        x = clsel_shift_in(x, t->then_.x[p.off.y]);
+        y = clsel_shift_in(y, t->else_.x[p.off.z]);
+        if (k + 1 < CLSEL_V)
+            p = clsel_next_element(p, g);
+    }
+    return bitselect(y, x, m);
+}
+
+/* An item across rows under a uniform cond: only the input it takes, by no segment where that one
+ * is one run (a scalar cond over a dense input is a copy). */
+CLSEL_INLINE uint4 clsel_item_uniform_cond(const clsel_tensors *t, const clsel_geometry *g,
+                                           clsel_place p)
+{
+    uint4 x = (uint4)0, y = (uint4)0;
+    const int takes_then = clsel_takes_then(&t->cond, t->cond.c[p.off.x]);
+    uint4 m = (uint4)(takes_then ? 0xFFFFFFFFu : 0u);
+    if (takes_then && clsel_one_run(&t->then_, CLSEL_THEN))
+        x = clsel_run(&t->then_, CLSEL_THEN, p.off.y, 0);
+    else if (takes_then)
+        clsel_segments(t, g, p, 0, 1, 0, &m, &x, &y);
+    else if (clsel_one_run(&t->else_, CLSEL_ELSE))
+        y = clsel_run(&t->else_, CLSEL_ELSE, p.off.z, 0);
+    else
+        clsel_segments(t, g, p, 0, 0, 1, &m, &x, &y);
+    return bitselect(y, x, m);
+}
+
+/* An item across rows by segments: a dense input is one run for the whole item, the others a run
+ * per row. */
+CLSEL_INLINE uint4 clsel_item_segments(const clsel_tensors *t, const clsel_geometry *g,
+                                       clsel_place p)
+{
+    const uint cd = t->cond.dense, td = t->then_.dense, ed = t->else_.dense;
+    uint4 m = cd ? clsel_cond_run(&t->cond, CLSEL_COND, p.off.x, 0) : (uint4)0;
+    uint4 x = td ? clsel_run(&t->then_, CLSEL_THEN, p.off.y, 0) : (uint4)0;
+    uint4 y = ed ? clsel_run(&t->else_, CLSEL_ELSE, p.off.z, 0) : (uint4)0;
+    clsel_segments(t, g, p, !cd, !td, !ed, &m, &x, &y);
+    return bitselect(y, x, m);
+}
+
+/* An item across rows: under a uniform cond the input it takes; else by elements or by segments,
+ * as the element width says. */
 CLSEL_INLINE void clsel_item_rows(const clsel_tensors *t, const clsel_geometry *g, clsel_place p,
                                   int whole_store)
 {
-    uint4 m, x = (uint4)0, y = (uint4)0;
-    if (CLSEL_COND == CLSEL_READ_FIXED && t->cond.uniform) {
-        const int takes_then = clsel_takes_then(&t->cond, t->cond.c[p.off.x]);
-        m = (uint4)(takes_then ? 0xFFFFFFFFu : 0u);
-        if (takes_then && clsel_one_run(&t->then_, CLSEL_THEN))
-            x = clsel_run(&t->then_, CLSEL_THEN, p.off.y, 0);
-        else if (takes_then)
-            clsel_segments(t, g, p, 0, 1, 0, &m, &x, &y);
-        else if (clsel_one_run(&t->else_, CLSEL_ELSE))
-            y = clsel_run(&t->else_, CLSEL_ELSE, p.off.z, 0);
-        else
-            clsel_segments(t, g, p, 0, 0, 1, &m, &x, &y);
-    } else {
-        const uint cd = t->cond.dense, td = t->then_.dense, ed = t->else_.dense;
-        m = cd ? clsel_cond_run(&t->cond, CLSEL_COND, p.off.x, 0) : (uint4)0;
-        x = td ? clsel_run(&t->then_, CLSEL_THEN, p.off.y, 0) : (uint4)0;
-        y = ed ? clsel_run(&t->else_, CLSEL_ELSE, p.off.z, 0) : (uint4)0;
-        clsel_segments(t, g, p, !cd, !td, !ed, &m, &x, &y);
-    }
-    const uint4 v = bitselect(y, x, m);
+    uint4 v;
+    if (CLSEL_COND == CLSEL_READ_FIXED && t->cond.uniform)
+        v = clsel_item_uniform_cond(t, g, p);
+    else if (CLSEL_WIDTH >= CLSEL_GATHER_WIDTH)
+        v = clsel_item_gather(t, g, p);
+    else
+        v = clsel_item_segments(t, g, p);
     if (whole_store) {
         *(global uint4 *)(t->out.x + p.off.w) = v;
         return;

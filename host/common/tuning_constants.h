@@ -15,6 +15,11 @@
 #define CPU_BLOCK_BYTES 65536
 /* The one stack buffer that a block's gathered inputs share. */
 #define CPU_GATHER_BYTES 65536
+/* What they may take instead where the cond is fixed over every block and an input gathered anew
+ * for each streams from memory (its bytes at least 1 / CPU_STREAMED_INPUT_SHARE of the output's):
+ * such a block is a gather and then a copy of what it gathered, both in L1. */
+#define CPU_COPIED_GATHER_BYTES 16384
+#define CPU_STREAMED_INPUT_SHARE 8
 /* Rows this long are walked a row per piece, shorter ones gathered (knob
  * CLSEL_PRIV_KNOB_LONG_ROW). */
 #define CPU_LONG_ROW_BYTES 1024

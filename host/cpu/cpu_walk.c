@@ -78,6 +78,31 @@ static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
            input_width(walk, op);
 }
 
+/* Whether every block's select is a copy of what a block gathered from a streamed input: the cond
+ * is fixed over each block, and some input gathered anew for every block has at least
+ * 1 / CPU_STREAMED_INPUT_SHARE of the output's bytes (counted as the elements its strides reach).
+ */
+static int copies_streamed_gather(const cpu_walk *walk)
+{
+    const cpu_blocks *b = &walk->blocks;
+    const plan_iter *it = b->it;
+    if (b->access[PLAN_COND] != CPU_ACCESS_FIXED)
+        return 0;
+    for (int op = PLAN_THEN; op <= PLAN_ELSE; ++op) {
+        if (b->access[op] != CPU_ACCESS_PATTERN || walk->periodic[op])
+            continue;
+        int64_t reached = 1, elements = 1;
+        for (int32_t d = 0; d < it->rank; ++d) {
+            elements *= it->dims[d];
+            if (it->strides[op][d] != 0)
+                reached *= it->dims[d];
+        }
+        if (reached * CPU_STREAMED_INPUT_SHARE >= elements)
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether long rows are walked chunk by chunk over several rows, so that an input they all read is
  * still cached for the next row: when some input's row comes round again only after more than
  * CPU_TILE_MIN_REUSE_BYTES of traffic (rows too long to stay cached otherwise), counting the rows
@@ -171,9 +196,9 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
             bytes += gathered_input_bytes(walk, op);
             per_element += input_width(walk, op);
         }
-    if (bytes > CPU_GATHER_BYTES) {
-        clsel_priv_cpu_blocks_make(it, w, CPU_GATHER_BYTES / per_element, long_row, tiles,
-                                   &walk->blocks);
+    const int64_t room = copies_streamed_gather(walk) ? CPU_COPIED_GATHER_BYTES : CPU_GATHER_BYTES;
+    if (bytes > room) {
+        clsel_priv_cpu_blocks_make(it, w, room / per_element, long_row, tiles, &walk->blocks);
         choose_period(walk);
     }
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */

@@ -132,6 +132,30 @@ static void test_broadcast_patterns(void)
         check_against_oracle(&mutual, all_dtypes[d], 77 + (uint64_t)d);
 }
 
+/* A cond fixed over every block with an input gathered anew for each: such blocks are smaller
+ * where the gathered input streams (an eighth of the output's bytes or more: each element
+ * repeated over 2, 3 or 8; a short row copied twice) than where it does not (repeated over 13),
+ * and each output must be the same. Outputs of 80 KiB and more, so that blocks shrink; a few
+ * seeds, so that the scalar cond takes both inputs. */
+static void test_fixed_cond_gathers(void)
+{
+    const struct {
+        clsel_dtype dtype;
+        oracle_case c;
+    } cases[] = {
+        {CLSEL_I8, make_case(CLSEL_BROADCAST_NUMPY, -1, SCALAR, SHAPE(2), SHAPE(40000, 1))},
+        {CLSEL_I64, make_case(CLSEL_BROADCAST_NUMPY, -1, SCALAR, SHAPE(3), SHAPE(6000, 1))},
+        {CLSEL_F32, make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(1, 1, 1), SHAPE(1, 1, 2, 1, 1),
+                              SHAPE(3000, 13, 1, 4, 1))},
+        {CLSEL_U16,
+         make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(1, 1), SHAPE(8, 1), SHAPE(3001, 1, 37))},
+        {CLSEL_U32, make_case(CLSEL_BROADCAST_NUMPY, -1, SCALAR, SHAPE(13), SHAPE(5000, 1))},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+        for (uint64_t seed = 0; seed < 4; ++seed)
+            check_against_oracle(&cases[k].c, cases[k].dtype, 500 * k + seed);
+}
+
 static void test_cond_bytes(void)
 {
     const uint8_t cond[8] = {0x00, 0x01, 0x02, 0x80, 0xFF, 0x7F, 0x00, 0x10};
@@ -323,6 +347,7 @@ static void test_rank0(void)
 static const test_case cases[] = {
     {"seed_example", test_seed_example},
     {"broadcast_patterns", test_broadcast_patterns},
+    {"fixed_cond_gathers", test_fixed_cond_gathers},
     {"cond_bytes", test_cond_bytes},
     {"special_values", test_special_values},
     {"numpy_vs_pdpd", test_numpy_vs_pdpd},

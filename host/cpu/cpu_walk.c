@@ -91,13 +91,11 @@ static int copies_streamed_gather(const cpu_walk *walk)
     for (int op = PLAN_THEN; op <= PLAN_ELSE; ++op) {
         if (b->access[op] != CPU_ACCESS_PATTERN || walk->periodic[op])
             continue;
-        int64_t reached = 1, elements = 1;
-        for (int32_t d = 0; d < it->rank; ++d) {
-            elements *= it->dims[d];
+        int64_t reached = 1;
+        for (int32_t d = 0; d < it->rank; ++d)
             if (it->strides[op][d] != 0)
                 reached *= it->dims[d];
-        }
-        if (reached * CPU_STREAMED_INPUT_SHARE >= elements)
+        if (reached * CPU_STREAMED_INPUT_SHARE >= it->count)
             return 1;
     }
     return 0;

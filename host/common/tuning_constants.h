@@ -23,6 +23,10 @@
 /* Rows this long are walked a row per piece, shorter ones gathered (knob
  * CLSEL_PRIV_KNOB_LONG_ROW). */
 #define CPU_LONG_ROW_BYTES 1024
+/* Rows from this long are walked a row per piece too where blocks of them would gather a then or
+ * else input anew for every block, a row of it copied along a broadcast dim (cpu_walk.c,
+ * `rows_beat_gathers`). */
+#define CPU_COPIED_ROW_BYTES 256
 /* An input that repeats through a block is gathered as a row of periods at least this long (a
  * whole number of cache lines), which each row of the block reads again; where every such input
  * starts at the same element in every block, the row is gathered once and the longer one serves:

@@ -101,6 +101,34 @@ static int copies_streamed_gather(const cpu_walk *walk)
     return 0;
 }
 
+/* Whether rows of CPU_COPIED_ROW_BYTES to CPU_LONG_ROW_BYTES are walked as rows, not gathered into
+ * blocks: where the blocks gather a then or else input anew for every block, rows of it copied
+ * along a broadcast dim (f64 then [...,1,40] against [...,3,40]), and as rows every input is read
+ * where it lies (a run or one element per row). The gather writes and reads back each copied row
+ * and splat; a row walk pays a call and two partial cache lines per row instead, which the
+ * gathers' cost exceeds only from about 256-byte rows (f64 rows of 320 bytes 1.35x faster as rows,
+ * f32 rows of 240 bytes 0.55x: docs/tuning.md). Not where the cond is fixed over the blocks (only
+ * the input it picks is read, perhaps not the copied one), and not for rows of a byte count that
+ * is not a multiple of 4, whose streamed ends take masked stores. */
+static int rows_beat_gathers(const cpu_walk *walk)
+{
+    const cpu_blocks *b = &walk->blocks;
+    const plan_iter *it = b->it;
+    const int64_t row_bytes = it->rank ? it->dims[0] * (int64_t)b->w : 0;
+    if (row_bytes < CPU_COPIED_ROW_BYTES || row_bytes % 4 != 0 ||
+        b->access[PLAN_COND] == CPU_ACCESS_FIXED || it->strides[PLAN_OUT][0] != 1)
+        return 0;
+    int copied = 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+        const int64_t along = it->strides[op][0];
+        if (along != 0 && along != 1)
+            return 0; /* a row of it would still be gathered */
+        copied |= op != PLAN_COND && b->access[op] == CPU_ACCESS_PATTERN && !walk->periodic[op] &&
+                  along != 0;
+    }
+    return copied;
+}
+
 /* Whether long rows are walked chunk by chunk over several rows, so that an input they all read is
  * still cached for the next row: when some input's row comes round again only after more than
  * CPU_TILE_MIN_REUSE_BYTES of traffic (rows too long to stay cached otherwise), counting the rows
@@ -185,6 +213,11 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
         target = forced_block;
     clsel_priv_cpu_blocks_make(it, w, target, long_row, tiles, &walk->blocks);
     choose_period(walk);
+    if (!tiles && !row_pieces && forced_row <= 0 && forced_block <= 0 && rows_beat_gathers(walk)) {
+        clsel_priv_cpu_blocks_make(it, w, CPU_ROW_PIECE_BYTES / (int64_t)w, it->dims[0], tiles,
+                                   &walk->blocks);
+        choose_period(walk);
+    }
     /* The gather buffer a full block takes, and one element of every gathered input (the most a
      * block element takes). Smaller blocks gather no input that larger ones did not (a run or a
      * fixed input stays one): one remake fits. */

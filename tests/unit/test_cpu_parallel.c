@@ -165,6 +165,53 @@ static void test_big_outputs(void)
         check_case(&cases[i], 1000 + i);
 }
 
+/* Rows of 256 bytes to 1 KiB that blocks would gather a then or else input anew for, a row of it
+ * copied along a broadcast dim, are walked as rows (nothing gathered); shorter rows, a cond fixed
+ * over the blocks and rows of a byte count not a multiple of 4 keep the gathers. */
+static void test_copied_rows(void)
+{
+    const struct {
+        big_case c;
+        int gathers;
+    } cases[] = {
+        {{"copied then f64",
+          CLSEL_F64,
+          {SHAPE(1, 8, 3, 40), SHAPE(30, 8, 1, 40), SHAPE(30, 8, 3, 1)},
+          0},
+         0},
+        {{"copied else u64", CLSEL_U64, {SHAPE(200, 4, 64), SHAPE(4, 64), SHAPE(200, 1, 64)}, 0},
+         0},
+        {{"copied i16", CLSEL_I16, {SHAPE(90, 8, 5, 156), SHAPE(90, 8, 1, 156), SHAPE(5, 1)}, 0},
+         0},
+        {{"short copied rows f32",
+          CLSEL_F32,
+          {SHAPE(13, 20, 24, 60), SHAPE(13, 20, 1, 60), SHAPE(13, 20, 24, 1)},
+          0},
+         1},
+        {{"copied then, fixed cond",
+          CLSEL_F64,
+          {SCALAR, SHAPE(30, 8, 1, 40), SHAPE(30, 8, 3, 40)},
+          0},
+         1},
+        {{"odd-length u8 rows", CLSEL_U8, {SHAPE(40, 3, 301), SHAPE(40, 1, 301), SHAPE(3, 301)}, 0},
+         1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const big_case *c = &cases[i].c;
+        clsel_plan *plan = NULL;
+        CHECK_OK(
+            clsel_plan_create(c->dtype, &c->shape[0], &c->shape[1], &c->shape[2], NULL, &plan));
+        if (!plan)
+            continue;
+        cpu_walk walk;
+        clsel_priv_cpu_walk_make(&plan->iter, plan->elem_size, 0, clsel_priv_cpu_loops(), &walk);
+        CHECK_MSG(walk.gathers == cases[i].gathers, "%s: gathers %d, expected %d", c->name,
+                  walk.gathers, cases[i].gathers);
+        clsel_plan_destroy(plan);
+        check_case(c, 3000 + i);
+    }
+}
+
 static void test_row_offsets(void)
 {
     /* Rows of about 1 KiB (walked one row per block) and rows of a few elements
@@ -183,6 +230,7 @@ static void test_row_offsets(void)
 
 static const test_case cases[] = {
     {"big_outputs", test_big_outputs},
+    {"copied_rows", test_copied_rows},
     {"row_offsets", test_row_offsets},
 };
 

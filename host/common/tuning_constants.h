@@ -20,6 +20,10 @@
  * such a block is a gather and then a copy of what it gathered, both in L1. */
 #define CPU_COPIED_GATHER_BYTES 16384
 #define CPU_STREAMED_INPUT_SHARE 8
+/* And where the cond is not fixed but every input gathered anew for each block is one element
+ * repeated along the rows, one of them streamed so (the others periodic): a gather and a select
+ * that reads it back, both in L1. */
+#define CPU_REPEATED_GATHER_BYTES 16384
 /* Rows this long are walked a row per piece, shorter ones gathered (knob
  * CLSEL_PRIV_KNOB_LONG_ROW). */
 #define CPU_LONG_ROW_BYTES 1024

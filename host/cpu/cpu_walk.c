@@ -2,6 +2,7 @@
  * into a buffer kept while the next blocks read the same elements; one row loop call per block, or
  * per line of blocks if none gathers. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/element_width.h"
 #include "common/tuning.h"
@@ -78,27 +79,60 @@ static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
            input_width(walk, op);
 }
 
+/* Whether input `op` streams from memory: at least 1 / CPU_STREAMED_INPUT_SHARE of the output's
+ * bytes (counted as the elements its strides reach). */
+static int streams(const plan_iter *it, int op)
+{
+    int64_t reached = 1;
+    for (int32_t d = 0; d < it->rank; ++d)
+        if (it->strides[op][d] != 0)
+            reached *= it->dims[d];
+    return reached * CPU_STREAMED_INPUT_SHARE >= it->count;
+}
+
 /* Whether every block's select is a copy of what a block gathered from a streamed input: the cond
- * is fixed over each block, and some input gathered anew for every block has at least
- * 1 / CPU_STREAMED_INPUT_SHARE of the output's bytes (counted as the elements its strides reach).
- */
+ * is fixed over each block, and some input gathered anew for every block streams. */
 static int copies_streamed_gather(const cpu_walk *walk)
 {
     const cpu_blocks *b = &walk->blocks;
-    const plan_iter *it = b->it;
     if (b->access[PLAN_COND] != CPU_ACCESS_FIXED)
         return 0;
-    for (int op = PLAN_THEN; op <= PLAN_ELSE; ++op) {
+    for (int op = PLAN_THEN; op <= PLAN_ELSE; ++op)
+        if (b->access[op] == CPU_ACCESS_PATTERN && !walk->periodic[op] && streams(b->it, op))
+            return 1;
+    return 0;
+}
+
+/* Whether, under a cond that is not fixed over the blocks, every input gathered anew for each
+ * block is an element repeated along the rows (stride 0 along dim 0: an [N,1] input against
+ * [N,7]) and one of them streams from memory (as above): the block gathers it and its select reads
+ * it back, in L1 where the gathers take CPU_REPEATED_GATHER_BYTES. A copied row gathered anew
+ * (stride along dim 0) moved patterns both ways in smaller blocks (docs/tuning.md). */
+static int repeats_streamed_gather(const cpu_walk *walk)
+{
+    const cpu_blocks *b = &walk->blocks;
+    const plan_iter *it = b->it;
+    if (b->access[PLAN_COND] == CPU_ACCESS_FIXED)
+        return 0;
+    int streamed = 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
         if (b->access[op] != CPU_ACCESS_PATTERN || walk->periodic[op])
             continue;
-        int64_t reached = 1;
-        for (int32_t d = 0; d < it->rank; ++d)
-            if (it->strides[op][d] != 0)
-                reached *= it->dims[d];
-        if (reached * CPU_STREAMED_INPUT_SHARE >= it->count)
-            return 1;
+        if (it->rank == 0 || it->strides[op][0] != 0)
+            return 0;
+        streamed |= streams(it, op);
     }
-    return 0;
+    return streamed;
+}
+
+/* The bytes a block's gathered inputs may take (above). */
+static int64_t gather_room(const cpu_walk *walk)
+{
+    if (copies_streamed_gather(walk))
+        return CPU_COPIED_GATHER_BYTES;
+    if (repeats_streamed_gather(walk))
+        return CPU_REPEATED_GATHER_BYTES;
+    return CPU_GATHER_BYTES;
 }
 
 /* Whether rows of CPU_COPIED_ROW_BYTES to CPU_LONG_ROW_BYTES are walked as rows, not gathered into
@@ -227,10 +261,23 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
             bytes += gathered_input_bytes(walk, op);
             per_element += input_width(walk, op);
         }
-    const int64_t room = copies_streamed_gather(walk) ? CPU_COPIED_GATHER_BYTES : CPU_GATHER_BYTES;
+    const int64_t room = gather_room(walk);
     if (bytes > room) {
+        const cpu_walk larger = *walk;
         clsel_priv_cpu_blocks_make(it, w, room / per_element, long_row, tiles, &walk->blocks);
         choose_period(walk);
+        /* Smaller blocks only where every periodic input stays periodic: one whose period no
+         * longer fits a block is gathered anew for each (bool cond periods of 31,000 elements in
+         * blocks of 16,384 ran at 0.66x the speed). */
+        if (room < CPU_GATHER_BYTES &&
+            memcmp(walk->periodic, larger.periodic, sizeof walk->periodic) != 0) {
+            *walk = larger;
+            if (bytes > CPU_GATHER_BYTES) {
+                clsel_priv_cpu_blocks_make(it, w, CPU_GATHER_BYTES / per_element, long_row, tiles,
+                                           &walk->blocks);
+                choose_period(walk);
+            }
+        }
     }
     /* Long rows only (inner 0, natural order): chunk by chunk over several rows. */
     walk->by_chunk = chunks && walk->blocks.inner == 0 && walk->blocks.chunk_level == 0;

@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "common/tuning.h" /* the library's internal knobs (linked with libclsel.a) */
-#include "cpu/cpu_walk.h"  /* the walk of a plan: whether it tiles rows */
+#include "common/tuning.h"           /* the library's internal knobs (linked with libclsel.a) */
+#include "common/tuning_constants.h" /* CPU_REPEATED_GATHER_BYTES */
+#include "cpu/cpu_walk.h"            /* the walk of a plan: whether it tiles rows */
 #include "plan/plan.h"
 #include "oracle.h"
 #include "test_util.h"
@@ -212,6 +213,41 @@ static void test_copied_rows(void)
     }
 }
 
+/* Under a cond that is not fixed, blocks whose only fresh gathers are elements repeated along the
+ * rows, one of them streamed, take CPU_REPEATED_GATHER_BYTES of output or less; not where a
+ * periodic input's period would no longer fit them (the bool case below: periods of 31,000). */
+static void test_repeated_gathers(void)
+{
+    const struct {
+        big_case c;
+        int small;
+    } cases[] = {
+        {{"repeated cond bool", CLSEL_BOOLEAN, {SHAPE(20000, 1), SHAPE(7), SHAPE(20000, 7)}, 0}, 1},
+        {{"repeated else f32", CLSEL_F32, {SHAPE(3), SHAPE(3), SHAPE(60000, 1)}, 0}, 1},
+        {{"long periods bool",
+          CLSEL_BOOLEAN,
+          {SHAPE(1, 31, 5, 1, 5, 1), SHAPE(20, 31, 5, 8, 5, 1), SHAPE(20, 31, 5, 8, 5, 5)},
+          0},
+         0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const big_case *c = &cases[i].c;
+        clsel_plan *plan = NULL;
+        CHECK_OK(
+            clsel_plan_create(c->dtype, &c->shape[0], &c->shape[1], &c->shape[2], NULL, &plan));
+        if (!plan)
+            continue;
+        cpu_walk walk;
+        clsel_priv_cpu_walk_make(&plan->iter, plan->elem_size, 0, clsel_priv_cpu_loops(), &walk);
+        const int64_t bytes = walk.blocks.elements * (int64_t)plan->elem_size;
+        CHECK_MSG((bytes <= CPU_REPEATED_GATHER_BYTES) == cases[i].small,
+                  "%s: blocks of %lld bytes, expected %s %d", c->name, (long long)bytes,
+                  cases[i].small ? "at most" : "over", CPU_REPEATED_GATHER_BYTES);
+        clsel_plan_destroy(plan);
+        check_case(c, 4000 + i);
+    }
+}
+
 static void test_row_offsets(void)
 {
     /* Rows of about 1 KiB (walked one row per block) and rows of a few elements
@@ -231,6 +267,7 @@ static void test_row_offsets(void)
 static const test_case cases[] = {
     {"big_outputs", test_big_outputs},
     {"copied_rows", test_copied_rows},
+    {"repeated_gathers", test_repeated_gathers},
     {"row_offsets", test_row_offsets},
 };
 

@@ -4,7 +4,7 @@
  * errors must agree with the oracle too.
  *
  *   test_random [--path cpu|opencl|runtime] [--cases N] [--seed N] [--small-pieces]
- *               [--small-blocks] [any] [periodic]
+ *               [--max-pieces N] [--small-blocks] [any] [periodic]
  *
  * Case "any" draws from random_case; "periodic" from random_case_periodic (short inner
  * dims, each input repeated or tiled over some of them): the CPU path's shuffled gathers
@@ -30,6 +30,10 @@ static int chosen_path = PATH_CPU;
 static int64_t case_count = 2000;
 static uint64_t seed = 20261122;
 static int small_pieces, small_blocks;
+/* With --small-pieces, at most this many pieces a launch (0: no bound). Each piece is a
+ * launch, and a simulator pays for every launch: on Oclgrind one case of 14336 elements in
+ * pieces of one took 95 s, most of the 317 s its test took in CI. */
+static int64_t max_pieces;
 static int portable_loops; /* the portable row loops, not the AVX2 ones (cpu_loops.c) */
 static int streamed;       /* every output written with streaming stores, however small */
 static test_cl cl_env;
@@ -125,8 +129,10 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
             /* Launches split into pieces of a few elements: the split that keeps the
              * kernels' index math in 32 bits past 2^31 elements, on small tensors. */
             static const long pieces[] = {1, 2, 7, 64, 1000};
-            clsel_priv_knob_set(CLSEL_PRIV_KNOB_PIECE_ELEMENTS,
-                                pieces[rng_below(r, sizeof pieces / sizeof pieces[0])]);
+            int64_t piece = pieces[rng_below(r, sizeof pieces / sizeof pieces[0])];
+            if (max_pieces > 0 && piece * max_pieces < td.out_count)
+                piece = (td.out_count + max_pieces - 1) / max_pieces;
+            clsel_priv_knob_set(CLSEL_PRIV_KNOB_PIECE_ELEMENTS, piece);
         }
         memset(td.got, 0xEE, bytes);
         CHECK_OK(test_cl_run(cl, plan, td.cond, td.then_data, td.else_data, td.got, rng_below(r, 4),
@@ -223,6 +229,9 @@ static const check_flag flags[] = {
     {"--seed", CHECK_FLAG_U64, &seed, NULL, "the first case's seed (default 20261122)"},
     {"--small-pieces", CHECK_FLAG_SWITCH, &small_pieces, NULL,
      "OpenCL launches split into pieces of a few elements"},
+    {"--max-pieces", CHECK_FLAG_I64, &max_pieces, NULL,
+     "with --small-pieces, larger pieces where a launch would take more than N (default: no "
+     "bound)"},
     {"--small-blocks", CHECK_FLAG_SWITCH, &small_blocks, NULL,
      "blocks of a few elements, random long-row bounds"},
     {"--portable-loops", CHECK_FLAG_SWITCH, &portable_loops, NULL,

@@ -8,21 +8,23 @@
 # short draw on one thread, bench/tail_report.py). Full sizes write
 # docs/performance.md, docs/performance.png and docs/performance_sweep.png (about 25
 # minutes here); --quick writes build/bench/ in seconds; --tail reruns only the tail's
-# section of docs/performance.md (two minutes), --runtime only the runtime's (bench/runtime.py,
-# two minutes), --gpu only the GPU runs' (bench/results/, measured on lent GPUs: seconds).
+# section of docs/performance.md (three rounds, each pattern the median of its rounds: two to
+# three minutes), --runtime only the runtime's (bench/runtime.py, two minutes), --gpu only the
+# GPU runs' (bench/results/, measured on lent GPUs: seconds).
 # CLSEL_SWEEP=N and CLSEL_SEED=S change the sweep (default 100 patterns, seed 1), CLSEL_TAIL=N
-# the tail's (default 60 patterns, the same seed). Needs a build (cmake --build build)
-# and ci/setup.sh's virtual environment. CLSEL_BUILD names another build folder.
+# the tail's (default 60 patterns, the same seed), CLSEL_TAIL_ROUNDS=N its rounds (default 3;
+# 1 with --quick). Needs a build (cmake --build build) and ci/setup.sh's virtual environment.
+# CLSEL_BUILD names another build folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${CLSEL_BUILD:-build}"
 out="$build/bench"
 mkdir -p "$out"
 size=() docs=docs repeat=20 sweep="${CLSEL_SWEEP:-100}" seed="${CLSEL_SEED:-1}" strided_size=()
-tail_patterns="${CLSEL_TAIL:-60}" only=""
+tail_patterns="${CLSEL_TAIL:-60}" tail_rounds="${CLSEL_TAIL_ROUNDS:-3}" only=""
 if [ "${1:-}" = "--quick" ]; then
     size=(--quick) docs="$out" repeat=5 sweep="${CLSEL_SWEEP:-8}" strided_size=(--rows 256 --cols 384 --repeat 3)
-    tail_patterns="${CLSEL_TAIL:-8}"
+    tail_patterns="${CLSEL_TAIL:-8}" tail_rounds="${CLSEL_TAIL_ROUNDS:-1}"
 elif [ "${1:-}" = "--tail" ] || [ "${1:-}" = "--runtime" ] || [ "${1:-}" = "--gpu" ]; then
     only="${1#--}"
 elif [ $# -gt 0 ]; then
@@ -33,10 +35,15 @@ python="$build/venv/bin/python"
 [ -x "$python" ] || python=python3
 
 # The short-row tail on the OpenCL device and the CPU path on one thread, and its section.
+# Rounds one after another, never at once: each pattern's median over them is what the section reads.
 run_tail() {
-    "$build/bin/clsel" bench --device all --threads 1 --sweep "$tail_patterns" --draw short --seed "$seed" \
-        "${size[@]}" --json "$out/tail.json" | tee "$out/tail.txt"
-    PYTHONPATH=bench "$python" bench/tail_report.py "$out/tail.json" --markdown "$docs/performance.md"
+    local rounds=()
+    for round in $(seq "$tail_rounds"); do
+        "$build/bin/clsel" bench --device all --threads 1 --sweep "$tail_patterns" --draw short --seed "$seed" \
+            "${size[@]}" --json "$out/tail-$round.json" | tee "$out/tail-$round.txt"
+        rounds+=("$out/tail-$round.json")
+    done
+    PYTHONPATH=bench "$python" bench/tail_report.py "${rounds[@]}" --markdown "$docs/performance.md"
 }
 # The runtime from Python beside numpy.where, and its section.
 run_runtime() {

@@ -4,7 +4,10 @@ short row tiled, interleaved; tools/bench/bench_sweep.c gives the draw) per path
 the tail's targets (min >= 50 %, 10th percentile >= 75 %, median >= 90 % of the copy on one
 thread), with the worst patterns by name.
 
-Usage: bench/tail_report.py TAIL_JSON [--markdown docs/performance.md]
+Usage: bench/tail_report.py TAIL_JSON... [--markdown docs/performance.md]
+Several TAIL_JSON are rounds of the same sweep: each pattern reads as the median of its rounds
+(its % of the copy and its time), so that one round on a busy machine does not move the
+figures (on the 2-core CI box one pattern read 41 % in one round and 66-79 % in three more).
 Without --markdown the section is printed; with it, it replaces (or is appended as) the
 section between the tail markers of that file. bench/run.sh runs it after bench/report.py,
 and `bench/run.sh --tail` runs only the tail's sweep and this section.
@@ -12,6 +15,7 @@ and `bench/run.sh --tail` runs only the tail's sweep and this section.
 import argparse
 import datetime
 import os
+import statistics
 
 import sweep_report
 from markdown_section import cpu_name, replace_section
@@ -25,13 +29,33 @@ def verdict(mn, p10, med):
     return "**met**" if ok else "**missed**"
 
 
-def section(reports):
+def merge_rounds(rounds):
+    """One report per path: each pattern's median % of the copy and time over the rounds."""
+    merged = []
+    for reports in zip(*rounds):
+        first = dict(reports[0])
+        by_name = {}
+        for r in reports:
+            for c in sweep_report.ran(r):
+                by_name.setdefault(c["name"], []).append(c)
+        cases = []
+        for c in sweep_report.ran(first):
+            seen = by_name[c["name"]]
+            cases.append(dict(c, pct_of_copy=statistics.median(x["pct_of_copy"] for x in seen),
+                              median_ms=statistics.median(x["median_ms"] for x in seen)))
+        first["cases"] = cases
+        merged.append(first)
+    return merged
+
+
+def section(reports, rounds):
     info = reports[0].get("sweep", {})
     command = (f"clsel bench --device all --threads 1 --sweep {info.get('patterns', '?')} --draw short "
                f"--seed {info.get('seed', '?')}")
     lines = [BEGIN, "## The short-row tail", "",
              f"Written by `bench/tail_report.py` on {datetime.date.today()} ({cpu_name()}, {os.cpu_count()} cores) "
-             f"from `{command}` (bench/run.sh; `bench/run.sh --tail` reruns only this section): the sweep's "
+             f"from `{command}`, {rounds} round{'s' if rounds != 1 else ''}, each pattern the median of its "
+             "rounds (bench/run.sh; `bench/run.sh --tail` reruns only this section): the sweep's "
              "short draw, where the CPU path gathers short periodic runs (an element repeated over a short dim, a "
              "short row tiled, both interleaved) instead of streaming rows, outputs of 64-128 MiB. % of the copy "
              "on the same device, capped at 100 %, as in the sweep above.", "",
@@ -61,11 +85,15 @@ def section(reports):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tail", help="clsel bench --sweep N --draw short --json output")
+    parser.add_argument("tail", nargs="+",
+                        help="clsel bench --sweep N --draw short --json output, one per round")
     parser.add_argument("--markdown", help="a Markdown file whose tail section this replaces")
     options = parser.parse_args()
-    reports = sweep_report.load(options.tail)
-    text = section(reports if isinstance(reports, list) else [reports])
+    rounds = []
+    for path in options.tail:
+        reports = sweep_report.load(path)
+        rounds.append(reports if isinstance(reports, list) else [reports])
+    text = section(merge_rounds(rounds), len(rounds))
     if options.markdown:
         replace_section(options.markdown, BEGIN, END, text)
     else:

@@ -265,7 +265,6 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
     t->shared = all_hi - all_lo < 32;
     t->rows = rows;
     t->advance = rows * step;
-    t->reach = 0;
     for (int64_t c = 0; c < pieces; ++c) {
         const int64_t base = t->shared ? all_lo : lo[c];
         t->from[c] = base;
@@ -275,14 +274,24 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
             t->order[0][c][j] = (uint8_t)(d < 16 ? d : 0x80);
             t->order[1][c][j] = (uint8_t)(d >= 16 ? d - 16 : 0x80);
         }
-        const int64_t reach = base + (t->two[c] ? 32 : 16);
-        t->reach = reach > t->reach ? reach : t->reach;
     }
     /* piece `pieces`: the pair's spare, a copy of the last */
     t->from[pieces] = t->from[pieces - 1];
     t->two[pieces] = t->two[pieces - 1];
     memcpy(t->order[0][pieces], t->order[0][pieces - 1], 16);
     memcpy(t->order[1][pieces], t->order[1][pieces - 1], 16);
+    /* Pieces are loaded in pairs, and where either of a pair has a 32-byte window both read one
+     * (cpu_loops_avx2.c's shuffle_pair): counted per piece, a pair's 16-byte piece beside a
+     * 32-byte one read 16 bytes past the reach, and past the input's end (fuzz_cpu,
+     * regressions/cpu/shuffle_table_past_input_end). */
+    t->reach = 0;
+    for (int64_t c = 0; c < pieces; c += 2) {
+        const int two = t->two[c] | t->two[c + 1];
+        for (int64_t k = c; k <= c + 1; ++k) {
+            const int64_t reach = t->from[k] + (two ? 32 : 16);
+            t->reach = reach > t->reach ? reach : t->reach;
+        }
+    }
     return 1;
 }
 

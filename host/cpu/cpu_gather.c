@@ -286,11 +286,9 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
      * regressions/cpu/shuffle_table_past_input_end). */
     t->reach = 0;
     for (int64_t c = 0; c < pieces; c += 2) {
-        const int two = t->two[c] | t->two[c + 1];
-        for (int64_t k = c; k <= c + 1; ++k) {
-            const int64_t reach = t->from[k] + (two ? 32 : 16);
-            t->reach = reach > t->reach ? reach : t->reach;
-        }
+        const int64_t from = t->from[c] > t->from[c + 1] ? t->from[c] : t->from[c + 1],
+                      reach = from + (t->two[c] | t->two[c + 1] ? 32 : 16);
+        t->reach = reach > t->reach ? reach : t->reach;
     }
     return 1;
 }

@@ -72,6 +72,10 @@
  * stored tile by tile in one loop (cpu_gather.c's copy_tiled): two 32-byte moves at most; longer
  * ones are copied once and doubled (replicate). */
 #define CPU_TILE_RUN_MOST 64
+/* A run tiled along broadcast dims, under a cond that varies, is gathered compact where it has at
+ * least twice the copies that make this many bytes: those copies stored once per row of copies and
+ * read again by the AVX2 blend (cpu_tile_reader), whose pointer moves once per period. */
+#define CPU_TILE_PERIOD_BYTES 256
 /* The walk's cost model: a gather costs a wide move per run and per this many bytes; a level goes
  * first only when it saves this many times what the best so far saves. */
 #define CPU_GATHER_MOVE_BYTES 32.0

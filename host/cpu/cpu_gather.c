@@ -136,6 +136,21 @@ static void copy_tiled(const cpu_gather_walk *g, uint8_t *restrict dst, const ui
     }
 }
 
+/* Compact tiles (cpu_tile_reader): a period of copies of each tile, then its first CPU_TILE_HEAD
+ * bytes again. */
+static void copy_tile_head(const cpu_gather_walk *g, uint8_t *restrict dst,
+                           const uint8_t *restrict src, int64_t n, int64_t step,
+                           const uint8_t *src_end)
+{
+    (void)src_end;
+    const size_t tile = g->tile_bytes, period = (size_t)g->tile_period, bytes = g->run_bytes;
+    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {
+        for (size_t at = 0; at < period; at += tile)
+            copy_run(dst + at, src, tile);
+        memcpy(dst + period, dst, CPU_TILE_HEAD);
+    }
+}
+
 static cpu_run_loop pick_run_loop(int copies, size_t w, size_t bytes)
 {
     static const cpu_run_loop splats[3][4] = {{splat16_1, splat16_2, splat16_4, splat16_8},
@@ -398,8 +413,32 @@ static int fold_tiles(cpu_gather_walk *g)
     return 1;
 }
 
+/* A copied run along levels of step 0 above it (the split level apart) becomes compact tiles
+ * (cpu_tile_reader) where the copies that make CPU_TILE_PERIOD_BYTES are at most half of them: a
+ * period of them stored per row of copies, then its first CPU_TILE_HEAD bytes. Returns whether it
+ * did. */
+static int fold_compact(cpu_gather_walk *g)
+{
+    if (g->shuffled || !g->run_copies)
+        return 0;
+    int64_t tiles = 1;
+    int level = g->run_levels;
+    for (; level < g->levels && g->step[level] == 0 && level != g->split_level; ++level)
+        tiles *= g->extent[level];
+    const int64_t tile = (int64_t)g->run_bytes, copies = (CPU_TILE_PERIOD_BYTES + tile - 1) / tile;
+    if (tiles < 2 * copies)
+        return 0;
+    g->tile_bytes = g->run_bytes;
+    g->tiles = tiles;
+    g->tile_period = copies * tile;
+    g->tile_span = tiles * tile;
+    g->run_levels = level;
+    g->run_bytes = (size_t)g->tile_period + CPU_TILE_HEAD;
+    return 1;
+}
+
 void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops,
-                                   cpu_gather_walk *g)
+                                   int compact_tiles, cpu_gather_walk *g)
 {
     g->w = w;
     g->levels = block_levels(b, op, w, g->extent, g->step, &g->split_level);
@@ -434,7 +473,8 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     g->levels = kept;
     if (g->split_level >= g->run_levels)
         g->split_level = split_level;
-    const int tiled = fold_tiles(g);
+    g->compact = compact_tiles && fold_compact(g);
+    const int tiled = !g->compact && fold_tiles(g);
     expand_table(g);
     g->size[g->run_levels] = (int64_t)g->run_bytes;
     for (int level = g->run_levels + 1; level <= g->levels; ++level)
@@ -447,9 +487,10 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     const cpu_run_loop fast = g->shuffled       ? loops->shuffle
                               : loops->run_loop ? loops->run_loop(g)
                                                 : NULL;
-    g->runs = tiled  ? copy_tiled
-              : fast ? fast
-                     : pick_run_loop(g->run_copies, g->element, g->run_bytes);
+    g->runs = g->compact ? copy_tile_head
+              : tiled    ? copy_tiled
+              : fast     ? fast
+                         : pick_run_loop(g->run_copies, g->element, g->run_bytes);
 }
 
 /* Levels 1 and 0 of a transposed input, level 1 innermost: dst[j n0 + i] = src[i step0 + j

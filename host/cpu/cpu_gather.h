@@ -47,6 +47,10 @@ typedef struct cpu_gather_walk {
     /* a copied run tiled: tile_bytes read, written `tiles` times in a row (run_bytes in all) */
     size_t tile_bytes;
     int64_t tiles;
+    /* or compact (cpu_tile_reader): of each row of `tiles` copies (tile_span bytes), tile_period
+     * bytes of copies stored, then CPU_TILE_HEAD bytes of their start (run_bytes in all) */
+    int compact;
+    int64_t tile_period, tile_span;
     cpu_run_loop runs;
     /* the expanding loop's table (cpu_gather.c's expand_table; 0 phases: none), per phase: a
      * piece's byte order, source advance, offset in its period */
@@ -56,9 +60,10 @@ typedef struct cpu_gather_walk {
 } cpu_gather_walk;
 
 /* Prepares the gather of input `op` (elements of w bytes) for the blocks of a walk, with the run
- * loops of `loops`. */
+ * loops of `loops`; with compact_tiles, a copied run tiled along the levels above it is gathered
+ * compact where that pays (g->compact says whether it was). */
 void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops,
-                                   cpu_gather_walk *g);
+                                   int compact_tiles, cpu_gather_walk *g);
 /* The elements of a block whose dim `inner` has `split` indices, from src (the input at the block's
  * offset; it ends at src_end) into dst, which has room for CPU_GATHER_SLACK bytes past them. */
 void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src,

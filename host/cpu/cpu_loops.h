@@ -31,6 +31,26 @@ typedef void (*cpu_row_fn)(const cpu_rows *rows);
         }                                                                       \
     }
 
+/* Bytes stored after each period of a compact tiled gather: the period's first ones again, so that
+ * a 32-byte load from anywhere in the period needs no wrap. */
+#define CPU_TILE_HEAD 32
+
+/* Then or else read as a row of tiles (a short row of it repeated along a broadcast dim), from
+ * cpu_gather.c's compact tiles: of each row of `span` bytes of copies only `period` bytes (a whole
+ * number of copies, CPU_TILE_HEAD or more) are stored, followed by CPU_TILE_HEAD bytes of their
+ * start, and read again until the row's span is read; then the next row. A block's tiled input
+ * so costs a period in stores, not each copy. span 0: a plain run from `group`, which the rows
+ * function sets for each row (period and left then never end). */
+typedef struct cpu_tile_reader {
+    const uint8_t *group; /* the row being read: its period, then the head */
+    int64_t at;           /* the offset in the period */
+    int64_t left;         /* bytes to the end of the row's span */
+    int64_t period, span;
+} cpu_tile_reader;
+/* Blend rows (cond, then and else advancing) whose then and else are readers [0] and [1]; a tiled
+ * reader carries on from one row (and call) to the next. */
+typedef void (*cpu_tiled_fn)(const cpu_rows *rows, cpu_tile_reader readers[2]);
+
 /* A gather's loop over n runs of g->run_bytes, read `step` bytes apart and written one after
  * another (cpu_gather.h). */
 struct cpu_gather_walk;
@@ -43,6 +63,8 @@ typedef struct cpu_loops {
     cpu_run_loop (*run_loop)(const struct cpu_gather_walk *g);
     cpu_run_loop shuffle; /* shuffled runs (cpu_gather.h); NULL: the set has none */
     void (*fence)(void);  /* orders streamed stores before a run returns */
+    /* [streamed stores][element width index]; NULL: the set has none, tiles are gathered whole */
+    cpu_tiled_fn tiled[2][4];
 } cpu_loops;
 
 /* The loops of this processor: AVX2 where it has them, unless knob CLSEL_PRIV_KNOB_PORTABLE_CPU

@@ -298,6 +298,7 @@ typedef struct gathered {
 typedef struct block_job {
     const cpu_walk *walk;
     const cpu_row_fn *fns; /* the PLAN_VARIANTS loops of the element width */
+    cpu_tiled_fn tiled;    /* the tiled blend rows, where then or else is gathered compact */
     const uint8_t *base[3], *end[3];
     uint8_t *out;
     size_t w[3];
@@ -334,13 +335,24 @@ static const uint8_t *source(block_job *job, const cpu_block *at, int op, int *a
     return g->data;
 }
 
+/* One call of a block's rows: the tiled blend rows where job->tiled is set, with the block's
+ * readers, else fn. */
+static void call_rows(const block_job *job, cpu_row_fn fn, const cpu_rows *rows,
+                      cpu_tile_reader readers[2])
+{
+    if (job->tiled)
+        job->tiled(rows, readers);
+    else
+        fn(rows);
+}
+
 /* A block's `elements` from the rows' pointers: one call over a row of them all, or, where inputs
  * are periodic, over rows of period_repeats periods (each periodic input and a fixed one reading
  * its one row again, the others and the output moving on), the rest in a shorter row. Operand k
  * reads input read_as[k] (then and else both read the chosen one under a fixed cond), which
- * advances where advances[k]. */
+ * advances where advances[k]. A compact tiled input is read by its reader, row after row. */
 static void run_rows(const block_job *job, cpu_row_fn fn, int64_t elements, cpu_rows *rows,
-                     const int advances[3], const int read_as[3])
+                     const int advances[3], const int read_as[3], cpu_tile_reader readers[2])
 {
     const cpu_walk *walk = job->walk;
     int periodic = 0; /* some input read is periodic (not so where a fixed cond picks another) */
@@ -354,7 +366,7 @@ static void run_rows(const block_job *job, cpu_row_fn fn, int64_t elements, cpu_
     rows->n = row;
     rows->count = elements / row;
     if (rows->count > 0)
-        fn(rows);
+        call_rows(job, fn, rows, readers);
     const int64_t rest = elements - rows->count * row;
     if (rest == 0)
         return;
@@ -364,7 +376,23 @@ static void run_rows(const block_job *job, cpu_row_fn fn, int64_t elements, cpu_
     rows->out += rows->count * rows->step[PLAN_OUT];
     rows->n = rest;
     rows->count = 1;
-    fn(rows);
+    call_rows(job, fn, rows, readers);
+}
+
+/* Then's and else's readers for the tiled rows: compact tiles from the start of their gathered
+ * block, or plain runs. */
+static void block_readers(const block_job *job, const uint8_t *then_data, const uint8_t *else_data,
+                          cpu_tile_reader readers[2])
+{
+    const uint8_t *data[2] = {then_data, else_data};
+    for (int k = 0; k < 2; ++k) {
+        const int op = PLAN_THEN + k;
+        const cpu_gather_walk *g = &job->gather[op];
+        if (job->walk->blocks.access[op] == CPU_ACCESS_PATTERN && g->compact)
+            readers[k] = (cpu_tile_reader){data[k], 0, g->tile_span, g->tile_period, g->tile_span};
+        else
+            readers[k] = (cpu_tile_reader){data[k], 0, INT64_MAX, INT64_MAX, 0};
+    }
 }
 
 static void select_block(block_job *job, const cpu_block *at, uint8_t *out)
@@ -381,15 +409,18 @@ static void select_block(block_job *job, const cpu_block *at, uint8_t *out)
         rows.then_data = rows.else_data = source(job, at, op, &adv[op]);
         const int advances[3] = {0, adv[op], adv[op]}, read_as[3] = {PLAN_COND, op, op};
         run_rows(job, job->fns[clsel_priv_plan_variant(0, adv[op], adv[op])], elements, &rows,
-                 advances, read_as);
+                 advances, read_as, NULL);
         return;
     }
     rows.cond = source(job, at, PLAN_COND, &adv[0]);
     rows.then_data = source(job, at, PLAN_THEN, &adv[1]);
     rows.else_data = source(job, at, PLAN_ELSE, &adv[2]);
     static const int read_as[3] = {PLAN_COND, PLAN_THEN, PLAN_ELSE};
+    cpu_tile_reader readers[2];
+    if (job->tiled)
+        block_readers(job, rows.then_data, rows.else_data, readers);
     run_rows(job, job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])], elements, &rows, adv,
-             read_as);
+             read_as, readers);
 }
 
 static void run_block(block_job *job, const cpu_block *at)
@@ -448,7 +479,14 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     block_job job;
     job.walk = walk;
     job.fns = walk->loops->rows[walk->stream][clsel_priv_width_slot(b->w)];
+    job.tiled = NULL;
     job.out = t->out;
+    /* Tiles gathered compact where every block blends (cond, then and else all advance) and the
+     * loops read tiles. */
+    const cpu_tiled_fn tiled = walk->loops->tiled[walk->stream][clsel_priv_width_slot(b->w)];
+    const int blends = b->access[PLAN_COND] != CPU_ACCESS_FIXED &&
+                       b->access[PLAN_THEN] != CPU_ACCESS_FIXED &&
+                       b->access[PLAN_ELSE] != CPU_ACCESS_FIXED;
     for (int op = 0; op < 3; ++op) {
         job.base[op] = t->in[op];
         job.end[op] = t->end[op];
@@ -459,8 +497,11 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
             cpu_blocks period; /* a periodic input's gather makes one period */
             if (walk->periodic[op])
                 clsel_priv_cpu_period_blocks(b, walk->period_dims, &period);
+            const int compact = tiled && blends && op != PLAN_COND && !walk->periodic[op];
             clsel_priv_cpu_gather_prepare(walk->periodic[op] ? &period : b, op, job.w[op],
-                                          walk->loops, &job.gather[op]);
+                                          walk->loops, compact, &job.gather[op]);
+            if (job.gather[op].compact)
+                job.tiled = tiled;
         }
     }
     job.staged = buffers + used;

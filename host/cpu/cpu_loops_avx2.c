@@ -103,6 +103,19 @@ AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t le
         stream_few(dst, src, len);
 }
 
+/* A streamed row of n elements of w bytes at o: its whole 64-byte lines are elements [lo, hi).
+ * Returns 0 where it has none, or o is not on an element boundary of them. */
+static inline int whole_lines(const void *o, int64_t n, size_t w, int64_t *lo, int64_t *hi)
+{
+    const uintptr_t misaligned = (uintptr_t)o & 63;
+    const int64_t line = 64 / (int64_t)w;
+    *lo = (int64_t)((64 - misaligned) & 63) / (int64_t)w;
+    if (misaligned % w || n < *lo + line)
+        return 0;
+    *hi = *lo + (n - *lo) / line * line;
+    return 1;
+}
+
 /* Plain loops (_0): unaligned stores, the last vector overlapping the one before rather than a
  * scalar tail (recomputing an element gives the same bits, even in place). Streamed (_1): whole
  * 64-byte lines with 32-byte non-temporal stores, the partial lines at the ends computed into a
@@ -140,13 +153,11 @@ AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t le
         enum {                                                                              \
             LINE = 64 / W                                                                   \
         };                                                                                  \
-        const uintptr_t misaligned = (uintptr_t)o & 63;                                     \
-        const int64_t lo = (int64_t)((64 - misaligned) & 63) / W;                           \
-        if (misaligned % W || n < lo + LINE) {                                              \
+        int64_t lo, hi;                                                                     \
+        if (!whole_lines(o, n, W, &lo, &hi)) {                                              \
             NAME##_0(n, c, tv, ev, ov);                                                     \
             return;                                                                         \
         }                                                                                   \
-        const int64_t hi = lo + (n - lo) / LINE * LINE;                                     \
         T part[LINE] = {0};                                                                 \
         if (lo) {                                                                           \
             NAME##_0(lo, c, tv, ev, part);                                                  \
@@ -215,8 +226,9 @@ static const uint8_t ramp[64] = {
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 
-/* Moves a reader `bytes` on (32 at most: a period is longer), into the next row where its row ends
- * within them. */
+/* Moves a reader `bytes` on: an element, a vector, or the run of whole vectors linear_vectors
+ * allowed (at most one wrap: the offset stays below the period plus 32), into the next row where
+ * its row ends within them. */
 static inline void tile_advance(cpu_tile_reader *r, int64_t bytes)
 {
     r->at += bytes;
@@ -257,20 +269,6 @@ static inline int64_t linear_vectors(const cpu_tile_reader *r)
     return to_wrap < in_row ? to_wrap : in_row;
 }
 
-/* The reader moved on by `bytes` that linear_vectors allowed. */
-static inline void tile_skip(cpu_tile_reader *r, int64_t bytes)
-{
-    r->at += bytes;
-    if (r->at >= r->period)
-        r->at -= r->period;
-    r->left -= bytes;
-    if (r->left == 0) {
-        r->group += r->period + CPU_TILE_HEAD;
-        r->at = 0;
-        r->left = r->span;
-    }
-}
-
 /* `count` whole vectors at c and o: runs of them in the row loops' own form, each input from one
  * pointer (a per-vector wrap cost more than the tiling's stores it saves), and a vector where a
  * reader's row ends within it on its own. */
@@ -302,8 +300,8 @@ static inline void tile_skip(cpu_tile_reader *r, int64_t bytes)
                               b = _mm256_loadu_si256((const __m256i *)(ep + 32 * j));        \
                 STORE((__m256i *)(o + 32 * j), _mm256_blendv_epi8(a, b, when_false));        \
             }                                                                                \
-            tile_skip(t, 32 * k);                                                            \
-            tile_skip(e, 32 * k);                                                            \
+            tile_advance(t, 32 * k);                                                         \
+            tile_advance(e, 32 * k);                                                         \
             c += k * LANES, o += 32 * k, count -= k;                                         \
         }                                                                                    \
     }
@@ -336,13 +334,11 @@ static inline void tile_skip(cpu_tile_reader *r, int64_t bytes)
         enum {                                                                                \
             LINE = 64 / W                                                                     \
         };                                                                                    \
-        const uintptr_t misaligned = (uintptr_t)o & 63;                                       \
-        const int64_t lo = (int64_t)((64 - misaligned) & 63) / W;                             \
-        if (misaligned % W || n < lo + LINE) {                                                \
+        int64_t lo, hi;                                                                       \
+        if (!whole_lines(o, n, W, &lo, &hi)) {                                                \
             tiled_##W##_0(n, c, then_reader, else_reader, o);                                 \
             return;                                                                           \
         }                                                                                     \
-        const int64_t hi = lo + (n - lo) / LINE * LINE;                                       \
         T part[LINE] = {0};                                                                   \
         if (lo) {                                                                             \
             tiled_##W##_0(lo, c, then_reader, else_reader, (uint8_t *)part);                  \

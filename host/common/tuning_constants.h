@@ -69,9 +69,9 @@
 /* Runs this long stay runs, never shuffled. */
 #define CPU_TABLE_BELOW_RUN_BYTES 64
 /* Copied runs up to this long, tiled along a broadcast dim, are read once into registers and
- * stored tile by tile in one loop (cpu_gather.c's copy_tiled): two 32-byte moves at most; longer
- * ones are copied once and doubled (replicate). */
-#define CPU_TILE_RUN_MOST 64
+ * stored tile by tile in one loop (cpu_gather.c's copy_tiled_M): four 32-byte moves at most;
+ * longer ones are copied once and doubled (replicate). */
+#define CPU_TILE_RUN_MOST 128
 /* A run tiled along broadcast dims, under a cond that varies, is gathered compact where it has at
  * least twice the copies that make this many bytes: those copies stored once per row of copies and
  * read again by the AVX2 blend (cpu_tile_reader), whose pointer moves once per period. */

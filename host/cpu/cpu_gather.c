@@ -113,28 +113,36 @@ ELEMENT_LOOP(4)
 ELEMENT_LOOP(8)
 
 /* Runs of a short row tiled along a broadcast dim (f64 [N,1,7] against [N,3,7]): each run of
- * tile_bytes (32 to CPU_TILE_RUN_MOST) read once into registers, as its first and its last 32
- * bytes, and stored `tiles` times, in one call for all of them (a run copy and a replicate per row
- * cost three calls per row: 41 % fewer instructions on that pattern, callgrind). Both loads lie
- * within the tile; a copy of it in memory, read back at an offset, waited on store forwarding every
- * row (the f64 pattern's stores ran at 1.8x the time). */
-static void copy_tiled(const cpu_gather_walk *g, uint8_t *restrict dst, const uint8_t *restrict src,
-                       int64_t n, int64_t step, const uint8_t *src_end)
-{
-    (void)src_end;
-    const size_t tile = g->tile_bytes, bytes = g->run_bytes;
-    const int64_t tiles = g->tiles;
-    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {
-        uint8_t head[32], tail[32];
-        memcpy(head, src, 32);
-        memcpy(tail, src + tile - 32, 32);
-        for (int64_t j = 0; j < tiles; ++j) {
-            uint8_t *at = dst + (size_t)j * tile;
-            memcpy(at, head, 32);
-            memcpy(at + tile - 32, tail, 32);
-        }
+ * tile_bytes (32 to CPU_TILE_RUN_MOST) read once into registers, as M pieces of 32 bytes (M =
+ * tile_bytes / 32 rounded up; the last one ends at the tile's end), and stored `tiles` times, in
+ * one call for all of them (a run copy and a replicate per row cost three calls per row: 41 % fewer
+ * instructions on that pattern, callgrind). Every load lies within the tile; a copy of it in
+ * memory, read back at an offset, waited on store forwarding every row (the f64 pattern's stores
+ * ran at 1.8x the time). */
+#define COPY_TILED(M)                                                                \
+    static void copy_tiled_##M(const cpu_gather_walk *g, uint8_t *restrict dst,      \
+                               const uint8_t *restrict src, int64_t n, int64_t step, \
+                               const uint8_t *src_end)                               \
+    {                                                                                \
+        (void)src_end;                                                               \
+        const size_t tile = g->tile_bytes, bytes = g->run_bytes;                     \
+        const int64_t tiles = g->tiles;                                              \
+        size_t at[M];                                                                \
+        for (int i = 0; i < M; ++i)                                                  \
+            at[i] = 32 * (size_t)i < tile - 32 ? 32 * (size_t)i : tile - 32;         \
+        for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {                 \
+            uint8_t piece[M][32];                                                    \
+            for (int i = 0; i < M; ++i)                                              \
+                memcpy(piece[i], src + at[i], 32);                                   \
+            for (int64_t j = 0; j < tiles; ++j)                                      \
+                for (int i = 0; i < M; ++i)                                          \
+                    memcpy(dst + (size_t)j * tile + at[i], piece[i], 32);            \
+        }                                                                            \
     }
-}
+COPY_TILED(1)
+COPY_TILED(2)
+COPY_TILED(3)
+COPY_TILED(4)
 
 /* Compact tiles (cpu_tile_reader): a period of copies of each tile, then its first CPU_TILE_HEAD
  * bytes again. */
@@ -165,9 +173,9 @@ static cpu_run_loop pick_run_loop(int copies, size_t w, size_t bytes)
 }
 
 /* dst[0, size) copied n - 1 more times after itself, up to 31 bytes past the end (as by the
- * splats): 1, 2, 4 or 8 bytes spread over a register, other short patterns built up to 64 bytes
- * byte by byte (wide loads of something just stored in smaller pieces stall the store forwarding)
- * and written in 32-byte windows, longer ones doubled with memcpy. */
+ * splats): 1, 2, 4 or 8 bytes spread over a register, other patterns of up to 32 bytes laid in a
+ * window that stays in registers (wide loads of something just stored in smaller pieces stall the
+ * store forwarding), longer ones doubled with memcpy. */
 static void replicate(uint8_t *dst, size_t size, int64_t n)
 {
     const size_t total = size * (size_t)n;
@@ -181,22 +189,41 @@ static void replicate(uint8_t *dst, size_t size, int64_t n)
             for (size_t i = 0; i < 32; i += 8)
                 memcpy(dst + at + i, &p, 8);
     } else if (size <= 32) {
-        /* Tiles laid side by side up to 128 bytes, each from one 32-byte load of the first (its
-         * bytes past the tile overwritten by the next), then a window that stays in registers:
-         * 128-byte stores of whole tiles while they fit, then 32-byte ones. Doubling with memcpy
-         * (rep movs, and `pattern` reloaded after every store to dst) cost more than the stores:
-         * u8 tiles of 20 bytes, 31 a row. The gather buffer's slack makes the load safe. */
-        uint8_t tile[32], pattern[128 + 32], window[128];
+        /* Tiles laid side by side in a window of 128 or 32 bytes, each from one 32-byte load of
+         * the first (its bytes past the tile overwritten by the next); the window then stays in
+         * registers, stored as whole tiles while they fit, then 32 bytes at a time. Doubling
+         * with memcpy (rep movs, and `pattern` reloaded after every store to dst) cost more than
+         * the stores: u8 tiles of 20 bytes, 31 a row. The gather buffer's slack makes the load
+         * safe. The window with fewer stores in all, its own (one a tile, one more for a part)
+         * and the copies': build + 4 total / wide_fit against build + total / fit, the divisions
+         * by total multiplied out (four more divisions a call cost 20-byte tiles 5 %). 3-byte
+         * tiles take 43 stores to lay 128 bytes, 11 to lay 32: u8 tiles of 3 bytes, 520 a row,
+         * 71 -> 59 ns per KB (docs/tuning.md). */
+        uint8_t tile[32], pattern[128 + 32];
         memcpy(tile, dst, sizeof tile);
-        const size_t built = total < 128 ? total : 128;
-        for (size_t at = 0; at < built; at += size)
+        const size_t tiles = 32 / size, wide_tiles = 128 / size;
+        const size_t fit = tiles * size, wide_fit = wide_tiles * size;
+        const int64_t build = (int64_t)(tiles + (fit < 32)),
+                      wide_build = (int64_t)(wide_tiles + (wide_fit < 128));
+        const int wide = (wide_build - build) * (int64_t)(fit * wide_fit) <
+                         (int64_t)total * ((int64_t)wide_fit - 4 * (int64_t)fit);
+        const size_t span = wide ? 128 : 32;
+        for (size_t at = 0; at < span; at += size)
             memcpy(pattern + at, tile, sizeof tile);
-        memcpy(window, pattern, sizeof window);
         size_t at = size;
-        for (const size_t advance = 128 / size * size; at + 128 <= total; at += advance)
-            memcpy(dst + at, window, 128);
-        for (const size_t advance = 32 / size * size; at < total; at += advance)
-            memcpy(dst + at, window, 32);
+        if (wide) {
+            uint8_t window[128];
+            memcpy(window, pattern, sizeof window);
+            for (; at + 128 <= total; at += wide_fit)
+                memcpy(dst + at, window, 128);
+            for (; at < total; at += fit)
+                memcpy(dst + at, window, 32);
+        } else {
+            uint8_t window[32];
+            memcpy(window, pattern, sizeof window);
+            for (; at < total; at += fit)
+                memcpy(dst + at, window, 32);
+        }
     } else {
         for (size_t have = size; have < total;) {
             size_t chunk = total - have < have ? total - have : have;
@@ -393,7 +420,7 @@ static void expand_table(cpu_gather_walk *g)
 }
 
 /* A copied run of 32 to CPU_TILE_RUN_MOST bytes along levels of step 0 above it (other than the
- * split level, whose extent varies) becomes one run of them all, tiled (copy_tiled). Shorter runs
+ * split level, whose extent varies) becomes one run of them all, tiled (copy_tiled_M). Shorter runs
  * stay with replicate, which stores 32-byte windows of several tiles at once (7-byte u8 tiles ran
  * 1.3x slower stored one by one). Returns whether it did. */
 static int fold_tiles(cpu_gather_walk *g)
@@ -484,11 +511,14 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     g->transposed = g->run_levels == 0 && g->run_copies && g->run_bytes == w && g->levels >= 2 &&
                     !g->shuffled && llabs(g->step[0]) >= CPU_CACHE_LINE_BYTES && g->step[1] != 0 &&
                     llabs(g->step[1]) < llabs(g->step[0]);
+    /* [M]: tiles of 32 M bytes at most */
+    static const cpu_run_loop tiled_loops[CPU_TILE_RUN_MOST / 32 + 1] = {
+        NULL, copy_tiled_1, copy_tiled_2, copy_tiled_3, copy_tiled_4};
     const cpu_run_loop fast = g->shuffled       ? loops->shuffle
                               : loops->run_loop ? loops->run_loop(g)
                                                 : NULL;
     g->runs = g->compact ? copy_tile_head
-              : tiled    ? copy_tiled
+              : tiled    ? tiled_loops[(g->tile_bytes + 31) / 32]
               : fast     ? fast
                          : pick_run_loop(g->run_copies, g->element, g->run_bytes);
 }

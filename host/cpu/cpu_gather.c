@@ -512,6 +512,7 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
                     !g->shuffled && llabs(g->step[0]) >= CPU_CACHE_LINE_BYTES && g->step[1] != 0 &&
                     llabs(g->step[1]) < llabs(g->step[0]);
     /* [M]: tiles of 32 M bytes at most */
+    _Static_assert(CPU_TILE_RUN_MOST <= 128, "copy_tiled_M has loops for M = 1-4 only");
     static const cpu_run_loop tiled_loops[CPU_TILE_RUN_MOST / 32 + 1] = {
         NULL, copy_tiled_1, copy_tiled_2, copy_tiled_3, copy_tiled_4};
     const cpu_run_loop fast = g->shuffled       ? loops->shuffle

@@ -419,6 +419,17 @@ static void expand_table(cpu_gather_walk *g)
     g->period_reach = g->from[g->phases - 1] + 16; /* source bytes a period's loads touch */
 }
 
+/* The level above the run's levels of step 0 (the split level, whose extent varies, apart), and
+ * into *tiles the copies of the run they make. */
+static int tile_levels(const cpu_gather_walk *g, int64_t *tiles)
+{
+    int level = g->run_levels;
+    *tiles = 1;
+    for (; level < g->levels && g->step[level] == 0 && level != g->split_level; ++level)
+        *tiles *= g->extent[level];
+    return level;
+}
+
 /* A copied run of 32 to CPU_TILE_RUN_MOST bytes along levels of step 0 above it (other than the
  * split level, whose extent varies) becomes one run of them all, tiled (copy_tiled_M). Shorter runs
  * stay with replicate, which stores 32-byte windows of several tiles at once (7-byte u8 tiles ran
@@ -427,16 +438,14 @@ static int fold_tiles(cpu_gather_walk *g)
 {
     if (g->shuffled || !g->run_copies || g->run_bytes < 32 || g->run_bytes > CPU_TILE_RUN_MOST)
         return 0;
-    g->tile_bytes = g->run_bytes;
-    g->tiles = 1;
-    while (g->run_levels < g->levels && g->step[g->run_levels] == 0 &&
-           g->run_levels != g->split_level) {
-        g->tiles *= g->extent[g->run_levels];
-        ++g->run_levels;
-    }
-    if (g->tiles == 1)
+    int64_t tiles;
+    const int level = tile_levels(g, &tiles);
+    if (tiles == 1)
         return 0;
-    g->run_bytes = g->tile_bytes * (size_t)g->tiles;
+    g->tile_bytes = g->run_bytes;
+    g->tiles = tiles;
+    g->run_levels = level;
+    g->run_bytes = g->tile_bytes * (size_t)tiles;
     return 1;
 }
 
@@ -448,10 +457,8 @@ static int fold_compact(cpu_gather_walk *g)
 {
     if (g->shuffled || !g->run_copies)
         return 0;
-    int64_t tiles = 1;
-    int level = g->run_levels;
-    for (; level < g->levels && g->step[level] == 0 && level != g->split_level; ++level)
-        tiles *= g->extent[level];
+    int64_t tiles;
+    const int level = tile_levels(g, &tiles);
     const int64_t tile = (int64_t)g->run_bytes, copies = (CPU_TILE_PERIOD_BYTES + tile - 1) / tile;
     if (tiles < 2 * copies)
         return 0;

@@ -144,21 +144,6 @@ COPY_TILED(2)
 COPY_TILED(3)
 COPY_TILED(4)
 
-/* Compact tiles (cpu_tile_reader): a period of copies of each tile, then its first CPU_TILE_HEAD
- * bytes again. */
-static void copy_tile_head(const cpu_gather_walk *g, uint8_t *restrict dst,
-                           const uint8_t *restrict src, int64_t n, int64_t step,
-                           const uint8_t *src_end)
-{
-    (void)src_end;
-    const size_t tile = g->tile_bytes, period = (size_t)g->tile_period, bytes = g->run_bytes;
-    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {
-        for (size_t at = 0; at < period; at += tile)
-            copy_run(dst + at, src, tile);
-        memcpy(dst + period, dst, CPU_TILE_HEAD);
-    }
-}
-
 static cpu_run_loop pick_run_loop(int copies, size_t w, size_t bytes)
 {
     static const cpu_run_loop splats[3][4] = {{splat16_1, splat16_2, splat16_4, splat16_8},
@@ -230,6 +215,21 @@ static void replicate(uint8_t *dst, size_t size, int64_t n)
             memcpy(dst + have, dst, chunk);
             have += chunk;
         }
+    }
+}
+
+/* Compact tiles (cpu_tile_reader): a period of copies of each tile, laid by replicate (up to 31
+ * bytes past the period, where the head goes), then its first CPU_TILE_HEAD bytes again. */
+static void copy_tile_head(const cpu_gather_walk *g, uint8_t *restrict dst,
+                           const uint8_t *restrict src, int64_t n, int64_t step,
+                           const uint8_t *src_end)
+{
+    (void)src_end;
+    const size_t tile = g->tile_bytes, period = (size_t)g->tile_period, bytes = g->run_bytes;
+    for (int64_t k = 0; k < n; ++k, src += step, dst += bytes) {
+        copy_run(dst, src, tile);
+        replicate(dst, tile, (int64_t)(period / tile));
+        memcpy(dst + period, dst, CPU_TILE_HEAD);
     }
 }
 

@@ -408,6 +408,85 @@ SPLATS_AVX2(4, _mm256_set1_epi32, int)
 SPLATS_AVX2(8, _mm256_set1_epi64x, long long)
 /* clang-format on */
 
+/* Runs of one element (cpu_gather.c's elements_W), vectorised for the two steps strided views
+ * make most: -w (a reversed view, a[::-1]) and 2w (every other element, a[::2]). Reversed: the 32
+ * bytes that end at the run's current element, loaded and reversed in elements (every byte loaded
+ * is an element the run reads). Every other: 64 bytes, their even elements packed into 32 (the
+ * loads end within an element after the last one read, so they stop before src_end). Other steps,
+ * and the last elements, one by one. Shuffles move bits: NaN payloads survive. */
+AVX2 static inline __m256i reverse_1(__m256i v)
+{
+    const __m256i order = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15,
+                                           14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, order), 0x4E);
+}
+AVX2 static inline __m256i reverse_2(__m256i v)
+{
+    const __m256i order = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14,
+                                           15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, order), 0x4E);
+}
+AVX2 static inline __m256i reverse_4(__m256i v)
+{
+    return _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+}
+AVX2 static inline __m256i reverse_8(__m256i v)
+{
+    return _mm256_permute4x64_epi64(v, 0x1B);
+}
+/* The even elements of a then b (packs work within 16-byte lanes: 0xD8 puts the lanes in order). */
+AVX2 static inline __m256i evens_1(__m256i a, __m256i b)
+{
+    const __m256i low = _mm256_set1_epi16(0xFF);
+    return _mm256_permute4x64_epi64(
+        _mm256_packus_epi16(_mm256_and_si256(a, low), _mm256_and_si256(b, low)), 0xD8);
+}
+AVX2 static inline __m256i evens_2(__m256i a, __m256i b)
+{
+    const __m256i low = _mm256_set1_epi32(0xFFFF);
+    return _mm256_permute4x64_epi64(
+        _mm256_packus_epi32(_mm256_and_si256(a, low), _mm256_and_si256(b, low)), 0xD8);
+}
+AVX2 static inline __m256i evens_4(__m256i a, __m256i b)
+{
+    const __m256 packed = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0x88);
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(packed), 0xD8);
+}
+AVX2 static inline __m256i evens_8(__m256i a, __m256i b)
+{
+    return _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(a, b), 0xD8);
+}
+#define ELEMENTS_AVX2(W)                                                                           \
+    AVX2 static void elements_avx2_##W(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *src, \
+                                       int64_t n, int64_t step, const uint8_t *src_end)            \
+    {                                                                                              \
+        (void)g;                                                                                   \
+        enum {                                                                                     \
+            LANES = 32 / W                                                                         \
+        };                                                                                         \
+        int64_t k = 0;                                                                             \
+        if (step == -(W)) {                                                                        \
+            for (; k + LANES <= n; k += LANES) {                                                   \
+                const uint8_t *lowest = src - (k + LANES - 1) * (W);                               \
+                const __m256i v = _mm256_loadu_si256((const __m256i *)lowest);                     \
+                _mm256_storeu_si256((__m256i *)(dst + k * (W)), reverse_##W(v));                   \
+            }                                                                                      \
+        } else if (step == 2 * (W)) {                                                              \
+            for (; k + LANES <= n && 2 * (k + LANES) * (W) <= src_end - src; k += LANES) {         \
+                const uint8_t *from = src + 2 * k * (W);                                           \
+                const __m256i a = _mm256_loadu_si256((const __m256i *)from),                       \
+                              b = _mm256_loadu_si256((const __m256i *)(from + 32));                \
+                _mm256_storeu_si256((__m256i *)(dst + k * (W)), evens_##W(a, b));                  \
+            }                                                                                      \
+        }                                                                                          \
+        for (; k < n; ++k)                                                                         \
+            memcpy(dst + k * (W), src + k * step, W);                                              \
+    }
+ELEMENTS_AVX2(1)
+ELEMENTS_AVX2(2)
+ELEMENTS_AVX2(4)
+ELEMENTS_AVX2(8)
+
 /* Two 16-byte loads, from `low` and `high`, as the low and high lanes of one 32-byte vector. */
 AVX2 static inline __m256i load_pair(const uint8_t *low, const uint8_t *high)
 {
@@ -572,14 +651,20 @@ AVX2 static void shuffle_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint
         shuffle_rows(g, dst, src, r, n, step);
 }
 
-/* The loop for a gather's splat runs: expanding where cpu_gather.c made a table of phases for it,
- * else a splat by the runs' length. */
+/* The loop for a gather's runs of one element (above), or of its splat runs: expanding where
+ * cpu_gather.c made a table of phases for it, else a splat by the runs' length. NULL:
+ * cpu_gather.c's own. */
 static cpu_run_loop run_loop(const cpu_gather_walk *g)
 {
     static const cpu_run_loop splats[2][9] = {
         {NULL, splat32_avx2_1, splat32_avx2_2, NULL, splat32_avx2_4, NULL, NULL, NULL,
          splat32_avx2_8},
         {NULL, splat_avx2_1, splat_avx2_2, NULL, splat_avx2_4, NULL, NULL, NULL, splat_avx2_8}};
+    static const cpu_run_loop elements[9] = {
+        NULL, elements_avx2_1, elements_avx2_2, NULL, elements_avx2_4, NULL, NULL,
+        NULL, elements_avx2_8};
+    if (g->run_copies && g->run_bytes == g->w && g->w <= 8)
+        return elements[g->w];
     if (g->run_copies || g->element > 8)
         return NULL;
     if (g->phases > 0)

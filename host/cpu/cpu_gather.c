@@ -471,6 +471,22 @@ static int fold_compact(cpu_gather_walk *g)
     return 1;
 }
 
+/* Levels 1 and 0 of a transposed input, level 1 innermost: dst[j n0 + i] = src[i step0 + j
+ * step1]. */
+#define TRANSPOSE_LOOP(W)                                                                 \
+    static void transpose_##W(const cpu_gather_walk *g, const uint8_t *src, uint8_t *dst) \
+    {                                                                                     \
+        const int64_t n0 = g->extent[0], n1 = g->extent[1], step0 = g->step[0],           \
+                      step1 = g->step[1];                                                 \
+        for (int64_t i = 0; i < n0; ++i)                                                  \
+            for (int64_t j = 0; j < n1; ++j)                                              \
+                memcpy(dst + (j * n0 + i) * (W), src + i * step0 + j * step1, W);         \
+    }
+TRANSPOSE_LOOP(1)
+TRANSPOSE_LOOP(2)
+TRANSPOSE_LOOP(4)
+TRANSPOSE_LOOP(8)
+
 void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops,
                                    int compact_tiles, cpu_gather_walk *g)
 {
@@ -525,36 +541,22 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     const cpu_run_loop fast = g->shuffled       ? loops->shuffle
                               : loops->run_loop ? loops->run_loop(g)
                                                 : NULL;
+    static const cpu_transpose_loop transposes[4] = {transpose_1, transpose_2, transpose_4,
+                                                     transpose_8};
+    const int slot = clsel_priv_width_slot(w);
+    g->transpose = loops->transpose[slot] ? loops->transpose[slot] : transposes[slot];
     g->runs = g->compact ? copy_tile_head
               : tiled    ? tiled_loops[(g->tile_bytes + 31) / 32]
               : fast     ? fast
                          : pick_run_loop(g->run_copies, g->element, g->run_bytes);
 }
 
-/* Levels 1 and 0 of a transposed input, level 1 innermost: dst[j n0 + i] = src[i step0 + j
- * step1]. */
-#define TRANSPOSE_LOOP(W)                                                                 \
-    static void transpose_##W(const cpu_gather_walk *g, const uint8_t *src, uint8_t *dst) \
-    {                                                                                     \
-        const int64_t n0 = g->extent[0], n1 = g->extent[1], step0 = g->step[0],           \
-                      step1 = g->step[1];                                                 \
-        for (int64_t i = 0; i < n0; ++i)                                                  \
-            for (int64_t j = 0; j < n1; ++j)                                              \
-                memcpy(dst + (j * n0 + i) * (W), src + i * step0 + j * step1, W);         \
-    }
-TRANSPOSE_LOOP(1)
-TRANSPOSE_LOOP(2)
-TRANSPOSE_LOOP(4)
-TRANSPOSE_LOOP(8)
-
 static void gather_level(const cpu_gather_walk *g, int level, const uint8_t *src, uint8_t *dst,
                          const uint8_t *src_end)
 {
-    static void (*const transposes[4])(const cpu_gather_walk *, const uint8_t *, uint8_t *) = {
-        transpose_1, transpose_2, transpose_4, transpose_8};
     const int64_t n = g->extent[level], step = g->step[level], size = g->size[level];
     if (level == 1 && g->transposed) {
-        transposes[clsel_priv_width_slot(g->w)](g, src, dst);
+        g->transpose(g, src, dst);
     } else if (level == g->run_levels) {
         g->runs(g, dst, src, step ? n : 1, step, src_end);
         if (!step)

@@ -52,6 +52,7 @@ typedef struct cpu_gather_walk {
     int compact;
     int64_t tile_period, tile_span;
     cpu_run_loop runs;
+    cpu_transpose_loop transpose; /* where transposed */
     /* the expanding loop's table (cpu_gather.c's expand_table; 0 phases: none), per phase: a
      * piece's byte order, source advance, offset in its period */
     int phases;

@@ -57,12 +57,18 @@ struct cpu_gather_walk;
 typedef void (*cpu_run_loop)(const struct cpu_gather_walk *g, uint8_t *dst, const uint8_t *src,
                              int64_t n, int64_t step, const uint8_t *src_end);
 
+/* A gather's transposed tile (cpu_gather.h, g->transposed): levels 1 and 0, level 1 innermost. */
+typedef void (*cpu_transpose_loop)(const struct cpu_gather_walk *g, const uint8_t *src,
+                                   uint8_t *dst);
+
 typedef struct cpu_loops {
     cpu_row_fn rows[2][4][PLAN_VARIANTS]; /* [streamed stores][element width index][variant] */
     /* a gather's run loop, from what g says (it writes nothing in g); NULL: cpu_gather.c's */
     cpu_run_loop (*run_loop)(const struct cpu_gather_walk *g);
     cpu_run_loop shuffle; /* shuffled runs (cpu_gather.h); NULL: the set has none */
     void (*fence)(void);  /* orders streamed stores before a run returns */
+    /* [element width index]; NULL: cpu_gather.c's */
+    cpu_transpose_loop transpose[4];
     /* [streamed stores][element width index]; NULL: the set has none, tiles are gathered whole */
     cpu_tiled_fn tiled[2][4];
 } cpu_loops;

@@ -487,6 +487,46 @@ ELEMENTS_AVX2(2)
 ELEMENTS_AVX2(4)
 ELEMENTS_AVX2(8)
 
+/* Transposed tiles (cpu_gather.c's transpose_W, where level 1 is contiguous): squares of N x N
+ * elements, N = 16 / w, each row a 16-byte load along level 1, transposed in registers and stored
+ * as rows along level 0. log2 N rounds of unpacks of the element width, each pairing vector k with
+ * k + N/2 into 2k and 2k + 1, make row m of the result element m of every row (the perfect
+ * shuffle). The edges past whole squares, and tiles whose level 1 is not contiguous, element by
+ * element. */
+#define TRANSPOSE_AVX2(W, BITS)                                                                 \
+    AVX2 static void transpose_avx2_##W(const cpu_gather_walk *g, const uint8_t *src,           \
+                                        uint8_t *dst)                                           \
+    {                                                                                           \
+        enum {                                                                                  \
+            N = 16 / W                                                                          \
+        };                                                                                      \
+        const int64_t n0 = g->extent[0], n1 = g->extent[1], step0 = g->step[0],                 \
+                      step1 = g->step[1];                                                       \
+        const int64_t i_end = step1 == W ? n0 / N * N : 0, j_end = step1 == W ? n1 / N * N : 0; \
+        for (int64_t i = 0; i < i_end; i += N)                                                  \
+            for (int64_t j = 0; j < j_end; j += N) {                                            \
+                __m128i x[N], y[N];                                                             \
+                for (int k = 0; k < N; ++k)                                                     \
+                    x[k] = _mm_loadu_si128((const __m128i *)(src + (i + k) * step0 + j * W));   \
+                for (int round = 1; round < N; round *= 2) {                                    \
+                    for (int k = 0; k < N / 2; ++k) {                                           \
+                        y[2 * k] = _mm_unpacklo_epi##BITS(x[k], x[k + N / 2]);                  \
+                        y[2 * k + 1] = _mm_unpackhi_epi##BITS(x[k], x[k + N / 2]);              \
+                    }                                                                           \
+                    memcpy(x, y, sizeof x);                                                     \
+                }                                                                               \
+                for (int k = 0; k < N; ++k)                                                     \
+                    _mm_storeu_si128((__m128i *)(dst + ((j + k) * n0 + i) * W), x[k]);          \
+            }                                                                                   \
+        for (int64_t i = 0; i < n0; ++i)                                                        \
+            for (int64_t j = i < i_end ? j_end : 0; j < n1; ++j)                                \
+                memcpy(dst + (j * n0 + i) * W, src + i * step0 + j * step1, W);                 \
+    }
+TRANSPOSE_AVX2(1, 8)
+TRANSPOSE_AVX2(2, 16)
+TRANSPOSE_AVX2(4, 32)
+TRANSPOSE_AVX2(8, 64)
+
 /* Two 16-byte loads, from `low` and `high`, as the low and high lanes of one 32-byte vector. */
 AVX2 static inline __m256i load_pair(const uint8_t *low, const uint8_t *high)
 {
@@ -683,6 +723,7 @@ static const cpu_loops avx2_loops = {
     run_loop,
     shuffle_avx2,
     stream_fence,
+    {transpose_avx2_1, transpose_avx2_2, transpose_avx2_4, transpose_avx2_8},
     {{tiled_1_0_rows, tiled_2_0_rows, tiled_4_0_rows, tiled_8_0_rows},
      {tiled_1_1_rows, tiled_2_1_rows, tiled_4_1_rows, tiled_8_1_rows}}};
 

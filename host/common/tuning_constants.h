@@ -49,6 +49,9 @@
  * one-byte cond elements). */
 #define CPU_TRANSPOSE_CHUNK_BYTES 256
 #define CPU_TRANSPOSE_TILE_ROWS 64
+/* Reading a tile's rows (AVX2), the lines CPU_TRANSPOSE_PREFETCH_TILES tiles on along each row are
+ * prefetched: the walk's tiles after next, which read the same input rows further on. */
+#define CPU_TRANSPOSE_PREFETCH_TILES 2
 /* The cache line: an input that steps this far along a row reads a line per element. */
 #define CPU_CACHE_LINE_BYTES 64
 /* Outputs this large are written past the caches (non-temporal stores): a third less traffic. A

@@ -492,7 +492,10 @@ ELEMENTS_AVX2(8)
  * as rows along level 0. log2 N rounds of unpacks of the element width, each pairing vector k with
  * k + N/2 into 2k and 2k + 1, make row m of the result element m of every row (the perfect
  * shuffle). The edges past whole squares, and tiles whose level 1 is not contiguous, element by
- * element. */
+ * element. Each row's lines of the tile after next are prefetched: a tile reads 256 / w input
+ * rows, 16 KiB apart in bench/strided.py's transpose, more streams than the hardware prefetcher
+ * follows (one thread, two rounds: 37.2 / 44.8 ms without, 29.7 / 36.4 two tiles ahead, 32.8 /
+ * 42.7 four ahead). */
 #define TRANSPOSE_AVX2(W, BITS)                                                                 \
     AVX2 static void transpose_avx2_##W(const cpu_gather_walk *g, const uint8_t *src,           \
                                         uint8_t *dst)                                           \
@@ -503,11 +506,16 @@ ELEMENTS_AVX2(8)
         const int64_t n0 = g->extent[0], n1 = g->extent[1], step0 = g->step[0],                 \
                       step1 = g->step[1];                                                       \
         const int64_t i_end = step1 == W ? n0 / N * N : 0, j_end = step1 == W ? n1 / N * N : 0; \
+        const uintptr_t ahead = (uintptr_t)(CPU_TRANSPOSE_PREFETCH_TILES * n1 * W);             \
         for (int64_t i = 0; i < i_end; i += N)                                                  \
             for (int64_t j = 0; j < j_end; j += N) {                                            \
                 __m128i x[N], y[N];                                                             \
-                for (int k = 0; k < N; ++k)                                                     \
-                    x[k] = _mm_loadu_si128((const __m128i *)(src + (i + k) * step0 + j * W));   \
+                for (int k = 0; k < N; ++k) {                                                   \
+                    const uint8_t *row = src + (i + k) * step0 + j * W;                         \
+                    x[k] = _mm_loadu_si128((const __m128i *)row);                               \
+                    if (((j * W) & 63) == 0) /* a line's first square */                        \
+                        _mm_prefetch((const char *)((uintptr_t)row + ahead), _MM_HINT_T0);      \
+                }                                                                               \
                 for (int round = 1; round < N; round *= 2) {                                    \
                     for (int k = 0; k < N / 2; ++k) {                                           \
                         y[2 * k] = _mm_unpacklo_epi##BITS(x[k], x[k + N / 2]);                  \

@@ -97,7 +97,8 @@ static void copy_any(const cpu_gather_walk *g, uint8_t *restrict dst, const uint
 }
 
 /* Runs of one element (a strided view: every other, reversed, transposed): one load and one store
- * of its width. */
+ * of its width. The AVX2 set reads the two steps views make most, -w and 2w, 32 bytes at a time
+ * (cpu_loops_avx2.c). */
 #define ELEMENT_LOOP(W)                                                            \
     static void elements_##W(const cpu_gather_walk *g, uint8_t *restrict dst,      \
                              const uint8_t *restrict src, int64_t n, int64_t step, \

@@ -57,6 +57,11 @@
 /* Outputs this large are written past the caches (non-temporal stores): a third less traffic. A
  * fixed size, as virtual machines report the host's cache. */
 #define CPU_STREAM_MIN_BYTES ((uint64_t)8 << 20)
+/* A streamed blend of elements up to CPU_COND_PREFETCH_WIDEST bytes (the cond half the output's
+ * bytes or more) whose cond is the one input read in place (a run from memory; then and else fixed
+ * or gathered) prefetches the cond this many output bytes ahead, a line at a time (AVX2). */
+#define CPU_COND_PREFETCH_BYTES 2048
+#define CPU_COND_PREFETCH_WIDEST 2
 
 /* ---- CPU path: gathers (host/cpu/cpu_gather.c, cpu_blocks.c) ---- */
 

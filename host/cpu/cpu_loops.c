@@ -54,7 +54,7 @@ static void no_fence(void)
 {
 }
 /* No tiled rows: a tiled input is gathered whole. */
-static const cpu_loops portable = {{CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS},
+static const cpu_loops portable = {{CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS},
                                    NULL,
                                    NULL,
                                    no_fence,

@@ -61,8 +61,18 @@ typedef void (*cpu_run_loop)(const struct cpu_gather_walk *g, uint8_t *dst, cons
 typedef void (*cpu_transpose_loop)(const struct cpu_gather_walk *g, const uint8_t *src,
                                    uint8_t *dst);
 
+/* How the row loops store: into the caches, streamed past them, or streamed with the cond (a run
+ * read in place from memory) prefetched ahead. The portable set stores all three the same way. */
+enum cpu_stores {
+    CPU_STORES_CACHED,
+    CPU_STORES_STREAMED,
+    CPU_STORES_PREFETCHED,
+    CPU_STORE_KINDS
+};
+
 typedef struct cpu_loops {
-    cpu_row_fn rows[2][4][PLAN_VARIANTS]; /* [streamed stores][element width index][variant] */
+    /* [enum cpu_stores][element width index][variant] */
+    cpu_row_fn rows[CPU_STORE_KINDS][4][PLAN_VARIANTS];
     /* a gather's run loop, from what g says (it writes nothing in g); NULL: cpu_gather.c's */
     cpu_run_loop (*run_loop)(const struct cpu_gather_walk *g);
     cpu_run_loop shuffle; /* shuffled runs (cpu_gather.h); NULL: the set has none */

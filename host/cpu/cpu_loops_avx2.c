@@ -3,6 +3,7 @@
  * then and else. Not left to the compiler: the portable loops vectorize 16 bytes at a time with the
  * baseline ISA and never stream, and writing around the cache is what brings large outputs to
  * memcpy's bandwidth (CPU_STREAM_MIN_BYTES, docs/tuning.md). */
+#include "common/tuning_constants.h"
 #include "cpu/cpu_gather.h"
 #include "cpu/cpu_loops.h"
 
@@ -124,7 +125,7 @@ static inline int whole_lines(const void *o, int64_t n, size_t w, int64_t *lo, i
  * plain stores on those 2 of 17 lines made them nearly twice as slow (65536 x 256 f32 under a
  * [65536,1] else, output from malloc: 12.7-14.4 ms, 7.1 ms with the ends streamed; CI box, best of
  * 10). The next row's first piece completes the line in the write-combining buffer. */
-#define LOOPS(NAME, W, T, CV, TV, EV)                                                       \
+#define CACHED_LOOP(NAME, W, T, CV, TV, EV)                                                 \
     AVX2 static void NAME##_0(int64_t n, const uint8_t *c, const void *tv, const void *ev,  \
                               void *ov)                                                     \
     {                                                                                       \
@@ -144,33 +145,44 @@ static inline int whole_lines(const void *o, int64_t n, size_t w, int64_t *lo, i
             _mm256_storeu_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));                 \
         if (i < n)                                                                          \
             _mm256_storeu_si256((__m256i *)(o + n - LANES), VEC(W, CV, TV, EV, n - LANES)); \
-    }                                                                                       \
-    AVX2 static void NAME##_1(int64_t n, const uint8_t *c, const void *tv, const void *ev,  \
-                              void *ov)                                                     \
-    {                                                                                       \
-        const T *t = tv, *e = ev;                                                           \
-        T *o = ov;                                                                          \
-        enum {                                                                              \
-            LINE = 64 / W                                                                   \
-        };                                                                                  \
-        int64_t lo, hi;                                                                     \
-        if (!whole_lines(o, n, W, &lo, &hi)) {                                              \
-            NAME##_0(n, c, tv, ev, ov);                                                     \
-            return;                                                                         \
-        }                                                                                   \
-        T part[LINE] = {0};                                                                 \
-        if (lo) {                                                                           \
-            NAME##_0(lo, c, tv, ev, part);                                                  \
-            stream_bytes((uint8_t *)o, (const uint8_t *)part, (size_t)lo *W);               \
-        }                                                                                   \
-        for (int64_t i = lo; i < hi; i += 32 / W)                                           \
-            _mm256_stream_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));                 \
-        ADVANCE(CV, TV, EV, hi);                                                            \
-        if (n > hi) {                                                                       \
-            NAME##_0(n - hi, c, t, e, part);                                                \
-            stream_bytes((uint8_t *)(o + hi), (const uint8_t *)part, (size_t)(n - hi) * W); \
-        }                                                                                   \
     }
+/* Streamed, as NAME##_S; with PREFETCH (S 2), a cond read in place is prefetched
+ * CPU_COND_PREFETCH_BYTES of output ahead, once per line of it, at the first vector that reads
+ * the line: where blocks gather between the rows, the cond's loads stalled on memory without it
+ * (perf: 59 % of the short draw's sweep-030 loop on the cond's load; docs/tuning.md). */
+#define STREAMED_LOOP(NAME, W, T, CV, TV, EV, S, PREFETCH)                                      \
+    AVX2 static void NAME##_##S(int64_t n, const uint8_t *c, const void *tv, const void *ev,    \
+                                void *ov)                                                       \
+    {                                                                                           \
+        const T *t = tv, *e = ev;                                                               \
+        T *o = ov;                                                                              \
+        enum {                                                                                  \
+            LINE = 64 / W                                                                       \
+        };                                                                                      \
+        int64_t lo, hi;                                                                         \
+        if (!whole_lines(o, n, W, &lo, &hi)) {                                                  \
+            NAME##_0(n, c, tv, ev, ov);                                                         \
+            return;                                                                             \
+        }                                                                                       \
+        T part[LINE] = {0};                                                                     \
+        if (lo) {                                                                               \
+            NAME##_0(lo, c, tv, ev, part);                                                      \
+            stream_bytes((uint8_t *)o, (const uint8_t *)part, (size_t)lo *W);                   \
+        }                                                                                       \
+        for (int64_t i = lo; i < hi; i += 32 / W) {                                             \
+            if (CV && PREFETCH && ((uintptr_t)(c + i) & 63) < 32 / W)                           \
+                _mm_prefetch((const char *)(c + i + CPU_COND_PREFETCH_BYTES / W), _MM_HINT_T0); \
+            _mm256_stream_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));                     \
+        }                                                                                       \
+        ADVANCE(CV, TV, EV, hi);                                                                \
+        if (n > hi) {                                                                           \
+            NAME##_0(n - hi, c, t, e, part);                                                    \
+            stream_bytes((uint8_t *)(o + hi), (const uint8_t *)part, (size_t)(n - hi) * W);     \
+        }                                                                                       \
+    }
+#define LOOPS(NAME, W, T, CV, TV, EV)   \
+    CACHED_LOOP(NAME, W, T, CV, TV, EV) \
+    STREAMED_LOOP(NAME, W, T, CV, TV, EV, 1, 0)
 
 /* Cond fixed: the copy or fill of the operand cond picks. */
 #define ROW_PICK(W, TV, EV, S)                                                              \
@@ -182,11 +194,14 @@ static inline int whole_lines(const void *o, int64_t n, size_t w, int64_t *lo, i
         ((take_then ? TV : EV) ? copy_##W##_##S : fill_##W##_##S)(n, c, src, src, o);       \
     }                                                                                       \
     CPU_ROWS_FN(AVX2, pick_##W##_##TV##EV##_##S)
-#define ROW_KIND(W, T, TV, EV)                   \
-    ROW_PICK(W, TV, EV, 0)                       \
-    ROW_PICK(W, TV, EV, 1)                       \
-    LOOPS(blend_##W##_##TV##EV, W, T, 1, TV, EV) \
-    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_0) CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_1)
+#define ROW_KIND(W, T, TV, EV)                                 \
+    ROW_PICK(W, TV, EV, 0)                                     \
+    ROW_PICK(W, TV, EV, 1)                                     \
+    LOOPS(blend_##W##_##TV##EV, W, T, 1, TV, EV)               \
+    STREAMED_LOOP(blend_##W##_##TV##EV, W, T, 1, TV, EV, 2, 1) \
+    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_0)                \
+    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_1)                \
+    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_2)
 /* Not formatted: one function a line (the formatter packs macro calls that end in no ';'). */
 /* clang-format off */
 #define ROWS(W, T)                 \
@@ -206,12 +221,13 @@ ROWS(2, uint16_t)
 ROWS(4, uint32_t)
 ROWS(8, uint64_t)
 
-/* Entries in variant order (plan_iter.h; pick: cond fixed, blend: cond advances). */
-#define ENTRIES(W, S)                                                                       \
+/* Entries in variant order (plan_iter.h; pick: cond fixed, blend: cond advances), the picks'
+ * loops _P and the blends' _B (a pick has no cond to prefetch). */
+#define ENTRIES(W, P, B)                                                                    \
     {                                                                                       \
-        pick_##W##_00_##S##_rows, pick_##W##_01_##S##_rows, pick_##W##_10_##S##_rows,       \
-            pick_##W##_11_##S##_rows, blend_##W##_00_##S##_rows, blend_##W##_01_##S##_rows, \
-            blend_##W##_10_##S##_rows, blend_##W##_11_##S##_rows                            \
+        pick_##W##_00_##P##_rows, pick_##W##_01_##P##_rows, pick_##W##_10_##P##_rows,       \
+            pick_##W##_11_##P##_rows, blend_##W##_00_##B##_rows, blend_##W##_01_##B##_rows, \
+            blend_##W##_10_##B##_rows, blend_##W##_11_##B##_rows                            \
     }
 
 /* ---- Rows whose then or else is read from compact tiles (cpu_tile_reader): a block's tiled input
@@ -726,8 +742,9 @@ AVX2 static void stream_fence(void)
 }
 
 static const cpu_loops avx2_loops = {
-    {{ENTRIES(1, 0), ENTRIES(2, 0), ENTRIES(4, 0), ENTRIES(8, 0)},
-     {ENTRIES(1, 1), ENTRIES(2, 1), ENTRIES(4, 1), ENTRIES(8, 1)}},
+    {{ENTRIES(1, 0, 0), ENTRIES(2, 0, 0), ENTRIES(4, 0, 0), ENTRIES(8, 0, 0)},
+     {ENTRIES(1, 1, 1), ENTRIES(2, 1, 1), ENTRIES(4, 1, 1), ENTRIES(8, 1, 1)},
+     {ENTRIES(1, 1, 2), ENTRIES(2, 1, 2), ENTRIES(4, 1, 2), ENTRIES(8, 1, 2)}},
     run_loop,
     shuffle_avx2,
     stream_fence,

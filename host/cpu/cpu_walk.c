@@ -478,7 +478,15 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     size_t used = 0;
     block_job job;
     job.walk = walk;
-    job.fns = walk->loops->rows[walk->stream][clsel_priv_width_slot(b->w)];
+    /* Streamed; a cond that is the one input read in place, from memory, and half the output's
+     * bytes or more, is prefetched ahead (CPU_COND_PREFETCH_BYTES, docs/tuning.md). */
+    const int prefetch = b->access[PLAN_COND] == CPU_ACCESS_RUN && streams(b->it, PLAN_COND) &&
+                         b->access[PLAN_THEN] != CPU_ACCESS_RUN &&
+                         b->access[PLAN_ELSE] != CPU_ACCESS_RUN && b->w <= CPU_COND_PREFETCH_WIDEST;
+    const enum cpu_stores stores = !walk->stream ? CPU_STORES_CACHED
+                                   : prefetch    ? CPU_STORES_PREFETCHED
+                                                 : CPU_STORES_STREAMED;
+    job.fns = walk->loops->rows[stores][clsel_priv_width_slot(b->w)];
     job.tiled = NULL;
     job.out = t->out;
     /* Tiles gathered compact where every block blends (cond, then and else all advance) and the

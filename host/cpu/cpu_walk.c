@@ -90,6 +90,17 @@ static int streams(const plan_iter *it, int op)
     return reached * CPU_STREAMED_INPUT_SHARE >= it->count;
 }
 
+/* Whether a streamed blend prefetches the cond ahead (CPU_COND_PREFETCH_BYTES, docs/tuning.md): it
+ * is the one input read in place (then and else fixed or gathered), from memory, and half the
+ * output's bytes or more (elements of up to CPU_COND_PREFETCH_WIDEST bytes). */
+static int prefetches_cond(const cpu_walk *walk)
+{
+    const cpu_blocks *b = &walk->blocks;
+    return b->access[PLAN_COND] == CPU_ACCESS_RUN && streams(b->it, PLAN_COND) &&
+           b->access[PLAN_THEN] != CPU_ACCESS_RUN && b->access[PLAN_ELSE] != CPU_ACCESS_RUN &&
+           b->w <= CPU_COND_PREFETCH_WIDEST;
+}
+
 /* Whether every block's select is a copy of what a block gathered from a streamed input: the cond
  * is fixed over each block, and some input gathered anew for every block streams. */
 static int copies_streamed_gather(const cpu_walk *walk)
@@ -478,14 +489,9 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     size_t used = 0;
     block_job job;
     job.walk = walk;
-    /* Streamed; a cond that is the one input read in place, from memory, and half the output's
-     * bytes or more, is prefetched ahead (CPU_COND_PREFETCH_BYTES, docs/tuning.md). */
-    const int prefetch = b->access[PLAN_COND] == CPU_ACCESS_RUN && streams(b->it, PLAN_COND) &&
-                         b->access[PLAN_THEN] != CPU_ACCESS_RUN &&
-                         b->access[PLAN_ELSE] != CPU_ACCESS_RUN && b->w <= CPU_COND_PREFETCH_WIDEST;
-    const enum cpu_stores stores = !walk->stream ? CPU_STORES_CACHED
-                                   : prefetch    ? CPU_STORES_PREFETCHED
-                                                 : CPU_STORES_STREAMED;
+    const enum cpu_stores stores = !walk->stream           ? CPU_STORES_CACHED
+                                   : prefetches_cond(walk) ? CPU_STORES_PREFETCHED
+                                                           : CPU_STORES_STREAMED;
     job.fns = walk->loops->rows[stores][clsel_priv_width_slot(b->w)];
     job.tiled = NULL;
     job.out = t->out;

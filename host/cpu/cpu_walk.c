@@ -79,6 +79,13 @@ static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
            input_width(walk, op);
 }
 
+/* The gather buffer's part for input `op`: its gathered bytes and CPU_GATHER_SLACK, in whole
+ * cache lines (each part starts on a line). */
+static size_t buffer_part(const cpu_walk *walk, int op)
+{
+    return ((size_t)gathered_input_bytes(walk, op) + CPU_GATHER_SLACK + 63) / 64 * 64;
+}
+
 /* Whether input `op` streams from memory: at least 1 / CPU_STREAMED_INPUT_SHARE of the output's
  * bytes (counted as the elements its strides reach). */
 static int streams(const plan_iter *it, int op)
@@ -172,6 +179,55 @@ static int rows_beat_gathers(const cpu_walk *walk)
                   along != 0;
     }
     return copied;
+}
+
+/* Reads each block as rows of its first dims where every input it would gather anew (a pattern,
+ * not periodic) is a run or one element along each row, and reads those inputs where they lie: a
+ * splat or a copy of a row costs a gather a store and a load of every byte, a row read in place a
+ * call. Rows of dims [0, D), D the dims below the block's one dim of rows (dim `inner` where a
+ * block takes several indices of it, else its last whole dim), of long_row elements or more (as
+ * rows of dim 0 are streamed by the row: docs/tuning.md, CPU_LONG_ROW_BYTES). Periodic inputs are
+ * still gathered, as rows of at least a row's elements, where the gather buffer holds them. Sets
+ * row_dims, row_elements, in_place and row_access where blocks are read so (row_dims and in_place
+ * are zero on entry). */
+static void choose_rows_in_place(cpu_walk *walk, int64_t long_row)
+{
+    const cpu_blocks *b = &walk->blocks;
+    const int32_t dims = b->split > 1 ? b->inner : b->inner - 1;
+    if (dims < 1 || b->access[PLAN_OUT] != CPU_ACCESS_RUN)
+        return;
+    cpu_blocks rows; /* the access of each input along a row */
+    clsel_priv_cpu_period_blocks(b, dims, &rows);
+    if (rows.elements < long_row)
+        return;
+    int in_place[3] = {0, 0, 0}, any = 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+        if (b->access[op] != CPU_ACCESS_PATTERN || walk->periodic[op])
+            continue;
+        if (rows.access[op] == CPU_ACCESS_PATTERN)
+            return;
+        in_place[op] = any = 1;
+    }
+    if (!any)
+        return;
+    /* Every periodic input's gathered row covers a whole row. */
+    const int64_t repeats = walk->period_repeats;
+    if (walk->period_elements > 0 && walk->period_elements * walk->period_repeats < rows.elements)
+        walk->period_repeats = rows.elements / walk->period_elements;
+    size_t bytes = 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        if (!in_place[op])
+            bytes += buffer_part(walk, op);
+    if (bytes > CPU_GATHER_BYTES) {
+        walk->period_repeats = repeats;
+        return;
+    }
+    walk->row_dims = dims;
+    walk->row_elements = rows.elements;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+        walk->in_place[op] = in_place[op];
+        walk->row_access[op] = rows.access[op];
+    }
 }
 
 /* Whether long rows are walked chunk by chunk over several rows, so that an input they all read is
@@ -298,6 +354,10 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
     walk->gathers = 0;
     for (int op = 0; op < PLAN_OPERANDS; ++op)
         walk->gathers |= walk->blocks.access[op] == CPU_ACCESS_PATTERN;
+    walk->row_dims = 0;
+    memset(walk->in_place, 0, sizeof walk->in_place);
+    if (!tiles && !walk->by_chunk)
+        choose_rows_in_place(walk, long_row);
 }
 
 /* A gathered input: which block elements the buffer holds (valid while offset and split match). */
@@ -406,9 +466,51 @@ static void block_readers(const block_job *job, const uint8_t *then_data, const 
     }
 }
 
+/* A block read as rows of dims [0, row_dims) (cpu_walk.h): an input in place read where it lies,
+ * stepping along the rows' dim; the others as the blocks read them, a row on where they advance
+ * (periodic ones reading their row again). Under a cond fixed over the block only the input it
+ * picks is read. */
+static void select_rows(block_job *job, const cpu_block *at, uint8_t *out)
+{
+    const cpu_walk *walk = job->walk;
+    const cpu_blocks *b = &walk->blocks;
+    const int64_t row = walk->row_elements, count = b->inner_elements * at->split / row;
+    cpu_rows rows = {
+        row, count, NULL, NULL, NULL, out, {0, 0, 0, row * (int64_t)job->w[PLAN_THEN]}};
+    const uint8_t *data[3] = {NULL, NULL, NULL};
+    int adv[3] = {0, 0, 0}, read_as[3] = {PLAN_COND, PLAN_THEN, PLAN_ELSE};
+    if (b->access[PLAN_COND] == CPU_ACCESS_FIXED) {
+        const int op = job->base[PLAN_COND][at->place.offset[PLAN_COND]] ? PLAN_THEN : PLAN_ELSE;
+        read_as[PLAN_THEN] = read_as[PLAN_ELSE] = op;
+    }
+    for (int k = PLAN_COND; k <= PLAN_ELSE; ++k) {
+        const int op = read_as[k];
+        if (data[op] == NULL) {
+            if (walk->in_place[op]) {
+                data[op] = job->base[op] + at->place.offset[op] * (int64_t)job->w[op];
+                adv[op] = walk->row_access[op] == CPU_ACCESS_RUN;
+                rows.step[op] = b->it->strides[op][walk->row_dims] * (int64_t)job->w[op];
+            } else {
+                data[op] = source(job, at, op, &adv[op]);
+                rows.step[op] = adv[op] && !walk->periodic[op] ? row * (int64_t)job->w[op] : 0;
+            }
+        }
+        rows.step[k] = rows.step[op];
+    }
+    rows.cond = data[PLAN_COND];
+    rows.then_data = data[read_as[PLAN_THEN]];
+    rows.else_data = data[read_as[PLAN_ELSE]];
+    job->fns[clsel_priv_plan_variant(adv[PLAN_COND], adv[read_as[PLAN_THEN]],
+                                     adv[read_as[PLAN_ELSE]])](&rows);
+}
+
 static void select_block(block_job *job, const cpu_block *at, uint8_t *out)
 {
     const cpu_walk *walk = job->walk;
+    if (walk->row_dims > 0) {
+        select_rows(job, at, out);
+        return;
+    }
     const int64_t elements = walk->blocks.inner_elements * at->split;
     cpu_rows rows = {elements,    1,    job->base[PLAN_COND] + at->place.offset[PLAN_COND],
                      NULL,        NULL, out,
@@ -506,8 +608,8 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
         job.end[op] = t->end[op];
         job.w[op] = (size_t)input_width(walk, op);
         job.buf[op] = (gathered){buffers + used, -1, 0};
-        if (b->access[op] == CPU_ACCESS_PATTERN) {
-            used += ((size_t)gathered_input_bytes(walk, op) + CPU_GATHER_SLACK + 63) / 64 * 64;
+        if (b->access[op] == CPU_ACCESS_PATTERN && !walk->in_place[op]) {
+            used += buffer_part(walk, op);
             cpu_blocks period; /* a periodic input's gather makes one period */
             if (walk->periodic[op])
                 clsel_priv_cpu_period_blocks(b, walk->period_dims, &period);

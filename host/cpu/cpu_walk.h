@@ -31,6 +31,14 @@ typedef struct cpu_walk {
     int32_t period_dims;     /* the period: dims [0, period_dims) */
     int64_t period_elements; /* its elements; 0: no input is periodic */
     int64_t period_repeats;  /* periods per row */
+    /* Rows read in place (cpu_walk.c, `choose_rows_in_place`): each block read as rows of dims
+     * [0, row_dims) along the one block dim above them, where every input the blocks would gather
+     * anew is a run or one element along each row: those (in_place) are read where they lie, the
+     * others as the blocks read them. row_dims 0: blocks read as one row, or rows of periods. */
+    int32_t row_dims;
+    int64_t row_elements;
+    int in_place[3];
+    cpu_access row_access[3]; /* along a row: a run or fixed, for the inputs in place */
 } cpu_walk;
 
 /* The walk of space `it` (elements of w bytes; count > 0). */

@@ -156,6 +156,71 @@ static void test_fixed_cond_gathers(void)
             check_against_oracle(&cases[k].c, cases[k].dtype, 500 * k + seed);
 }
 
+/* Blocks read as rows of 1 KiB or more, the inputs they would gather anew read where they lie
+ * (cpu_walk.c, choose_rows_in_place): then one element a row and else one row re-read for 13 rows
+ * of 3,224 bytes, under a cond periodic over them; then one element a row under a cond fixed over
+ * each block, beside a periodic else (rows of 1,280 bytes, 51 a block), a few seeds so that the
+ * cond takes both inputs. */
+static void test_rows_in_place(void)
+{
+    const struct {
+        clsel_dtype dtype;
+        oracle_case c;
+    } cases[] = {
+        {CLSEL_U8, make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(1, 7, 1, 1, 8, 13),
+                             SHAPE(3, 7, 13, 1, 1, 1), SHAPE(1, 7, 1, 31, 8, 13))},
+        {CLSEL_F32,
+         make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(4, 1, 1, 1), SHAPE(4, 60, 1, 1), SHAPE(20, 1))},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+        for (uint64_t seed = 0; seed < 4; ++seed)
+            check_against_oracle(&cases[k].c, cases[k].dtype, 700 * k + seed);
+}
+
+/* The same under a cond fixed over each block, which only a view reaches: then [4,60,20,16] with
+ * its rows of 60 two rows apart (a pattern over blocks of 16 x 20 x 51, a run along each row of
+ * 320), cond [4,1,1,1], else [16] (periodic, so that the rows' two dims stay apart). Each cond
+ * element picks a whole block, so some seed takes both inputs. */
+static void test_rows_in_place_fixed_cond(void)
+{
+    enum {
+        A = 4,
+        B = 60,
+        C = 20,
+        D = 16,
+        ROW = 2 * C * D /* then's step along B: every other row of C * D */
+    };
+    const clsel_shape cs = SHAPE(A, 1, 1, 1), ts = SHAPE(A, B, C, D), es = SHAPE(D);
+    clsel_strides strides = clsel_strides_default();
+    strides.strided = CLSEL_STRIDED(CLSEL_OPERAND_THEN);
+    const int64_t then_strides[4] = {B * ROW, ROW, D, 1};
+    memcpy(strides.strides[CLSEL_OPERAND_THEN], then_strides, sizeof then_strides);
+    clsel_plan *plan = NULL;
+    CHECK_OK(clsel_plan_create_strided(CLSEL_F32, &cs, &ts, &es, NULL, &strides, &plan));
+    float *then_data = test_alloc(sizeof(float) * A * B * ROW),
+          *else_data = test_alloc(sizeof(float) * D);
+    float *got = test_alloc(sizeof(float) * A * B * C * D),
+          *want = test_alloc(sizeof(float) * A * B * C * D);
+    for (uint64_t seed = 0; seed < 4 && plan; ++seed) {
+        rng r = {900 + seed};
+        uint8_t cond[A];
+        fill_cond(cond, A, &r);
+        fill_values(then_data, (size_t)A * B * ROW, sizeof(float), &r);
+        fill_values(else_data, D, sizeof(float), &r);
+        for (int64_t i = 0; i < (int64_t)A * B * C * D; ++i) {
+            const int64_t a = i / (B * C * D), b = i / (C * D) % B, cd = i % (C * D);
+            want[i] = cond[a] ? then_data[a * B * ROW + b * ROW + cd] : else_data[i % D];
+        }
+        CHECK_OK(clsel_plan_run_cpu(plan, cond, then_data, else_data, got));
+        CHECK(memcmp(got, want, sizeof(float) * A * B * C * D) == 0);
+    }
+    clsel_plan_destroy(plan);
+    free(then_data);
+    free(else_data);
+    free(got);
+    free(want);
+}
+
 static void test_cond_bytes(void)
 {
     const uint8_t cond[8] = {0x00, 0x01, 0x02, 0x80, 0xFF, 0x7F, 0x00, 0x10};
@@ -348,6 +413,8 @@ static const test_case cases[] = {
     {"seed_example", test_seed_example},
     {"broadcast_patterns", test_broadcast_patterns},
     {"fixed_cond_gathers", test_fixed_cond_gathers},
+    {"rows_in_place", test_rows_in_place},
+    {"rows_in_place_fixed_cond", test_rows_in_place_fixed_cond},
     {"cond_bytes", test_cond_bytes},
     {"special_values", test_special_values},
     {"numpy_vs_pdpd", test_numpy_vs_pdpd},

@@ -466,6 +466,12 @@ static void block_readers(const block_job *job, const uint8_t *then_data, const 
     }
 }
 
+/* The input a cond fixed over the block picks (the only one the block reads). */
+static int picked_input(const block_job *job, const cpu_block *at)
+{
+    return job->base[PLAN_COND][at->place.offset[PLAN_COND]] ? PLAN_THEN : PLAN_ELSE;
+}
+
 /* A block read as rows of dims [0, row_dims) (cpu_walk.h): an input in place read where it lies,
  * stepping along the rows' dim; the others as the blocks read them, a row on where they advance
  * (periodic ones reading their row again). Under a cond fixed over the block only the input it
@@ -480,8 +486,7 @@ static void select_rows(block_job *job, const cpu_block *at, uint8_t *out)
     const uint8_t *data[3] = {NULL, NULL, NULL};
     int adv[3] = {0, 0, 0}, read_as[3] = {PLAN_COND, PLAN_THEN, PLAN_ELSE};
     if (b->access[PLAN_COND] == CPU_ACCESS_FIXED) {
-        const int op = job->base[PLAN_COND][at->place.offset[PLAN_COND]] ? PLAN_THEN : PLAN_ELSE;
-        read_as[PLAN_THEN] = read_as[PLAN_ELSE] = op;
+        read_as[PLAN_THEN] = read_as[PLAN_ELSE] = picked_input(job, at);
     }
     for (int k = PLAN_COND; k <= PLAN_ELSE; ++k) {
         const int op = read_as[k];
@@ -518,7 +523,7 @@ static void select_block(block_job *job, const cpu_block *at, uint8_t *out)
     int adv[3] = {0, 0, 0};
     if (walk->blocks.access[PLAN_COND] == CPU_ACCESS_FIXED) {
         /* One choice for the whole block: only the chosen input is read (and gathered). */
-        const int op = *rows.cond ? PLAN_THEN : PLAN_ELSE;
+        const int op = picked_input(job, at);
         rows.then_data = rows.else_data = source(job, at, op, &adv[op]);
         const int advances[3] = {0, adv[op], adv[op]}, read_as[3] = {PLAN_COND, op, op};
         run_rows(job, job->fns[clsel_priv_plan_variant(0, adv[op], adv[op])], elements, &rows,

@@ -59,6 +59,44 @@ def numpy_cases(peers):
     return {c["name"]: c for c in entry.get("cases", []) if "median_ms" in c}
 
 
+def ceiling_table(reports):
+    """What the memory allows on each path: the three rates the traffic model rests on, how far
+    the patterns' ceilings themselves reach (% of the copy), and the patterns against them."""
+    lines = ["", "What the memory allows, per pattern: a roofline of three ceilings measured in the same run "
+             "(all bytes at the copy's rate, the reads at the rate of reading alone, the writes at the rate of "
+             "writing alone). A pattern whose bytes are mostly output cannot reach the copy where writing alone "
+             "is slower than a copy, as on this machine. The ceilings themselves (% of the copy, capped at 100), "
+             "and the same distributions as a % of each pattern's ceiling:",
+             "", "| path | writing alone | reading alone | copy | ceilings: min / 10th / median | "
+             "ceilings below 75 % | min | 10th percentile | median |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in reports:
+        cases = [c for c in ran(r) if c.get("model_gbps")]
+        if not cases:
+            continue
+        ceilings = distribution(cases, lambda c: c["ceiling_pct"])
+        mn, p10, med = distribution(cases, of_ceiling)
+        lines.append(f"| {path_name(r)} | {r.get('write_gbps', 0):.1f} GB/s | {r.get('read_gbps', 0):.1f} GB/s | "
+                     f"{r['copy_gbps']:.1f} GB/s | {' / '.join(f'{x:.0f}' for x in ceilings)} % | "
+                     f"{sum(c['ceiling_pct'] < 75 for c in cases)} | {mn:.0f} % | {p10:.0f} % | {med:.0f} % |")
+    return lines
+
+
+def worst_table(report, title):
+    """The report's slowest patterns by % of the copy, each with its ceiling."""
+    cases = sorted(ran(report), key=lambda c: c["pct_of_copy"])[:WORST]
+    if not cases:
+        return []
+    lines = ["", f"{title}, {path_name(report)}:", "",
+             "| pattern | dtype | elements | ms | % of copy | ceiling (% of copy) | % of ceiling | shapes |",
+             "|---|---|---:|---:|---:|---:|---:|---|"]
+    for c in cases:
+        lines.append(f"| `{c['name']}` | {c['dtype']} | {c['elements']:,} | {c['median_ms']:.2f} | "
+                     f"{c['pct_of_copy']:.0f} % | {c.get('ceiling_pct', 0):.0f} % | {of_ceiling(c):.0f} % | "
+                     f"{c['what']} |")
+    return lines
+
+
 def verdict(median, p10):
     ok = median >= TARGET_MEDIAN and p10 >= TARGET_P10
     return "**met**" if ok else "**missed**"
@@ -87,20 +125,7 @@ def section(sweep, peers=None, chart_name=None):
         lines.append(f"| {path_name(r)} | {len(cases)} | {mn:.0f} % | {p10:.0f} % | {med:.0f} % | "
                      f"{sum(c['pct_of_copy'] < 85 for c in cases)} | {sum(c['pct_of_copy'] < 70 for c in cases)} | "
                      f"{target} |")
-    lines += ["", "What the memory allows, per pattern: a roofline of three ceilings measured in the same run "
-              "(all bytes at the copy's rate, the reads at the rate of reading alone, the writes at the rate of "
-              "writing alone). A pattern whose bytes are mostly output cannot reach the copy where writing alone "
-              "is slower than a copy, as on this machine. The same distributions as a % of each pattern's ceiling:",
-              "", "| path | writing alone | reading alone | copy | min | 10th percentile | median |",
-              "|---|---:|---:|---:|---:|---:|---:|"]
-    for r in reports:
-        cases = [c for c in ran(r) if c.get("model_gbps")]
-        if not cases:
-            continue
-        mn, p10, med = distribution(cases, of_ceiling)
-        lines.append(f"| {path_name(r)} | {r.get('write_gbps', 0):.1f} GB/s | {r.get('read_gbps', 0):.1f} GB/s | "
-                     f"{r['copy_gbps']:.1f} GB/s | {mn:.0f} % | {p10:.0f} % | {med:.0f} % |")
-
+    lines += ceiling_table(reports)
     numpy = numpy_cases(peers)
     cpu1 = next((r for r in reports if r["device_kind"] == "cpu" and r.get("threads", 1) == 1), None)
     if numpy and cpu1:
@@ -116,16 +141,7 @@ def section(sweep, peers=None, chart_name=None):
                          else "Slower than numpy.where on: " + ", ".join(slower) + " (**missed**).")]
 
     for r in reports:
-        cases = sorted(ran(r), key=lambda c: c["pct_of_copy"])[:WORST]
-        if not cases:
-            continue
-        lines += ["", f"Worst patterns, {path_name(r)}:", "",
-                  "| pattern | dtype | elements | ms | % of copy | ceiling (% of copy) | % of ceiling | shapes |",
-                  "|---|---|---:|---:|---:|---:|---:|---|"]
-        for c in cases:
-            lines.append(f"| `{c['name']}` | {c['dtype']} | {c['elements']:,} | {c['median_ms']:.2f} | "
-                         f"{c['pct_of_copy']:.0f} % | {c.get('ceiling_pct', 0):.0f} % | {of_ceiling(c):.0f} % | "
-                         f"{c['what']} |")
+        lines += worst_table(r, "Worst patterns")
     if chart_name:
         lines += ["", f"![distribution of % of copy over the sweep, per path]({chart_name})"]
     return "\n".join(lines)

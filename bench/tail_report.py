@@ -2,7 +2,8 @@
 (patterns whose gathers repeat with a short period: an element repeated over a short dim, a
 short row tiled, interleaved; tools/bench/bench_sweep.c gives the draw) per path, against
 the tail's targets (min >= 50 %, 10th percentile >= 75 %, median >= 90 % of the copy on one
-thread), with the worst patterns by name.
+thread), what the memory allows each path (the traffic model's ceilings), and the worst
+patterns by name.
 
 Usage: bench/tail_report.py TAIL_JSON... [--markdown docs/performance.md]
 Several TAIL_JSON are rounds of the same sweep: each pattern reads as the median of its rounds
@@ -24,13 +25,31 @@ TARGET_MIN, TARGET_P10, TARGET_MEDIAN = 50.0, 75.0, 90.0
 BEGIN, END = "<!-- tail: written by bench/tail_report.py -->", "<!-- /tail -->"
 
 
-def verdict(mn, p10, med):
-    ok = mn >= TARGET_MIN and p10 >= TARGET_P10 and med >= TARGET_MEDIAN
-    return "**met**" if ok else "**missed**"
+def meets(mn, p10, med):
+    return mn >= TARGET_MIN and p10 >= TARGET_P10 and med >= TARGET_MEDIAN
+
+
+def verdict(report):
+    """Met or missed, and where missed, whether the pattern's own ceilings (the traffic model's,
+    % of the copy) already miss the target: then no loop can meet it on that device."""
+    cases = sweep_report.ran(report)
+    if meets(*sweep_report.distribution(cases, lambda c: c["pct_of_copy"])):
+        return "**met**"
+    modelled = [c for c in cases if c.get("model_gbps")]
+    if modelled:
+        ceilings = sweep_report.distribution(modelled, lambda c: c["ceiling_pct"])
+        if not meets(*ceilings):
+            return (f"**missed**; the ceilings themselves read {' / '.join(f'{x:.0f}' for x in ceilings)} %")
+    return "**missed**"
+
+
+# What each pattern reads as: the median of its rounds (gbps and model_gbps give its % of the ceiling).
+MERGED = ("pct_of_copy", "median_ms", "gbps", "model_gbps", "ceiling_pct")
 
 
 def merge_rounds(rounds):
-    """One report per path: each pattern's median % of the copy and time over the rounds."""
+    """One report per path: each pattern's median over the rounds of each figure in MERGED, and
+    the path's rates (writing alone, reading alone, the copy) as the median of its rounds."""
     merged = []
     for reports in zip(*rounds):
         first = dict(reports[0])
@@ -41,9 +60,10 @@ def merge_rounds(rounds):
         cases = []
         for c in sweep_report.ran(first):
             seen = by_name[c["name"]]
-            cases.append(dict(c, pct_of_copy=statistics.median(x["pct_of_copy"] for x in seen),
-                              median_ms=statistics.median(x["median_ms"] for x in seen)))
+            cases.append(dict(c, **{key: statistics.median(x.get(key, 0) for x in seen) for key in MERGED}))
         first["cases"] = cases
+        for rate in ("write_gbps", "read_gbps", "copy_gbps"):
+            first[rate] = statistics.median(r.get(rate, 0) for r in reports)
         merged.append(first)
     return merged
 
@@ -68,17 +88,12 @@ def section(reports, rounds):
             continue
         mn, p10, med = sweep_report.distribution(cases, lambda c: c["pct_of_copy"])
         one_thread = r["device_kind"] == "opencl" or r.get("threads", 1) == 1
-        target = verdict(mn, p10, med) if one_thread else "(reported)"
+        target = verdict(r) if one_thread else "(reported)"
         lines.append(f"| {sweep_report.path_name(r)} | {len(cases)} | {mn:.0f} % | {p10:.0f} % | {med:.0f} % | "
                      f"{sum(c['pct_of_copy'] < 75 for c in cases)} | {target} |")
+    lines += sweep_report.ceiling_table(reports)
     for r in reports:
-        cases = sorted(sweep_report.ran(r), key=lambda c: c["pct_of_copy"])[:sweep_report.WORST]
-        if not cases:
-            continue
-        lines += ["", f"Worst tail patterns, {sweep_report.path_name(r)}:", "",
-                  "| pattern | dtype | elements | ms | % of copy | shapes |", "|---|---|---:|---:|---:|---|"]
-        lines += [f"| `{c['name']}` | {c['dtype']} | {c['elements']:,} | {c['median_ms']:.2f} | "
-                  f"{c['pct_of_copy']:.0f} % | {c['what']} |" for c in cases]
+        lines += sweep_report.worst_table(r, "Worst tail patterns")
     lines += ["", END]
     return "\n".join(lines)
 

@@ -1,7 +1,8 @@
 """Keeps the benchmark pipeline working (CI runs it): `clsel bench --quick` on both
 devices with the size thresholds, its JSON checked field by field, then
 bench/peers.py on a few of its cases, a quick sweep, bench/first_call.sh (one run per
-kernel-cache state) and bench/report.py on the lot, into a scratch folder. The figures themselves are not judged here (timings on a shared machine are
+kernel-cache state), bench/report.py on the lot and bench/tail_report.py on the sweep, into a
+scratch folder. The figures themselves are not judged here (timings on a shared machine are
 no test); that they are present, consistent and computed is.
 
     python bench_check.py PATH/TO/clsel SCRATCH_DIR
@@ -130,6 +131,14 @@ def main():
         check(heading in text, f"the report has no '{heading}'")
     check("numpy.where" in text.split("## The sweep")[1], "the sweep section does not compare with numpy.where")
     check(not first_call or "## First select after process start" in text, "the report has no first-call section")
+    check("ceilings below 75 %" in text.split("## The sweep")[1], "the sweep section has no ceilings")
+    # The tail's section from the same sweep, as two rounds (bench/run.sh gives it the short draw).
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "tail_report.py"), sweep_json, sweep_json,
+                    "--markdown", markdown], check=True)
+    tail = open(markdown).read().split("## The short-row tail")
+    check(len(tail) == 2, "the report has no tail section")
+    for table in ("ceilings below 75 %", "Worst tail patterns, CPU path, 1 thread"):
+        check(len(tail) == 2 and table in tail[1], f"the tail section has no '{table}'")
     check(os.path.getsize(chart) > 10000, "the chart is missing or empty")
     check(os.path.getsize(sweep_chart) > 10000, "the sweep chart is missing or empty")
     print(f"bench_check: {len(failures)} failures")

@@ -43,6 +43,11 @@ def capped(x):
     return min(x, 100.0)
 
 
+def spread(figures):
+    """min / 10th percentile / median as one table cell's text."""
+    return " / ".join(f"{x:.0f}" for x in figures) + " %"
+
+
 def distribution(cases, key):
     values = [capped(key(c)) for c in cases]
     return min(values), percentile(values, 0.1), statistics.median(values)
@@ -77,7 +82,7 @@ def ceiling_table(reports):
         ceilings = distribution(cases, lambda c: c["ceiling_pct"])
         mn, p10, med = distribution(cases, of_ceiling)
         lines.append(f"| {path_name(r)} | {r.get('write_gbps', 0):.1f} GB/s | {r.get('read_gbps', 0):.1f} GB/s | "
-                     f"{r['copy_gbps']:.1f} GB/s | {' / '.join(f'{x:.0f}' for x in ceilings)} % | "
+                     f"{r['copy_gbps']:.1f} GB/s | {spread(ceilings)} | "
                      f"{sum(c['ceiling_pct'] < 75 for c in cases)} | {mn:.0f} % | {p10:.0f} % | {med:.0f} % |")
     return lines
 

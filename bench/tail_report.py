@@ -30,7 +30,7 @@ def meets(mn, p10, med):
 
 
 def verdict(report):
-    """Met or missed, and where missed, whether the pattern's own ceilings (the traffic model's,
+    """Met or missed, and where missed, whether the patterns' own ceilings (the traffic model's,
     % of the copy) already miss the target: then no loop can meet it on that device."""
     cases = sweep_report.ran(report)
     if meets(*sweep_report.distribution(cases, lambda c: c["pct_of_copy"])):
@@ -39,7 +39,7 @@ def verdict(report):
     if modelled:
         ceilings = sweep_report.distribution(modelled, lambda c: c["ceiling_pct"])
         if not meets(*ceilings):
-            return (f"**missed**; the ceilings themselves read {' / '.join(f'{x:.0f}' for x in ceilings)} %")
+            return f"**missed**; the ceilings themselves read {sweep_report.spread(ceilings)}"
     return "**missed**"
 
 

@@ -84,6 +84,12 @@
  * least twice the copies that make this many bytes: those copies stored once per row of copies and
  * read again by the AVX2 blend (cpu_tile_reader), whose pointer moves once per period. */
 #define CPU_TILE_PERIOD_BYTES 256
+/* An element repeated into runs of at most this many bytes, its elements consecutive in the
+ * source, under a cond that varies, is read by the AVX2 blend itself (cpu_expand_reader), not
+ * gathered: a gathered run of up to 32 bytes costs a 32-byte store, more than a vector's worth per
+ * run; longer runs cost about one store a vector, which the blend's shuffle did not beat (f32 runs
+ * of 124 bytes 1.11-1.17x the time; docs/tuning.md). */
+#define CPU_EXPAND_MOST_RUN_BYTES 32
 /* The walk's cost model: a gather costs a wide move per run and per this many bytes; a level goes
  * first only when it saves this many times what the best so far saves. */
 #define CPU_GATHER_MOVE_BYTES 32.0

@@ -420,6 +420,44 @@ static void expand_table(cpu_gather_walk *g)
     g->period_reach = g->from[g->phases - 1] + 16; /* source bytes a period's loads touch */
 }
 
+/* Whether the blend reads the input itself (cpu_loops.h, cpu_expand_table): runs of one element of
+ * the input's width copied twice or more, up to CPU_EXPAND_MOST_RUN_BYTES, the levels above
+ * stepping through consecutive elements (each level's step the one below's whole extent), so that
+ * block byte k copies source element k / run; and if so its table. Made per walk: a counter, no
+ * division per byte. */
+static int expand_in_blend(const cpu_gather_walk *g, const cpu_period *p, cpu_expand_table *x)
+{
+    const int64_t w = (int64_t)g->w, run = p->run_bytes;
+    if (p->copies || p->element != g->w || run % w != 0 || run / w < 2 ||
+        run > CPU_EXPAND_MOST_RUN_BYTES)
+        return 0;
+    int64_t step = w;
+    for (int level = p->run_dims; level < g->levels; step *= g->extent[level], ++level)
+        if (g->step[level] != step)
+            return 0;
+    int64_t common = 32;
+    while (run % common)
+        common /= 2; /* gcd(32, run): a vector's phase keeps its class mod this */
+    x->run = run;
+    x->w = w;
+    x->period = (int)(run / common);
+    x->period_advance = 32 * x->period / run * w;
+    int entry = 0;
+    for (int64_t phase_class = 0; phase_class < common; phase_class += w)
+        for (int k = 0; k < x->period; ++k, ++entry) {
+            const int64_t start = phase_class + 32 * k; /* from the period's start */
+            x->entry_at[start % run / w] = (uint16_t)entry;
+            x->from[entry] = (int32_t)(start / run * w);
+            int64_t copied = 0, left = run - start % run; /* run bytes left at byte j */
+            for (int j = 0; j < 32; ++j) {
+                x->order[entry][j] = (uint8_t)(copied * w + j % w);
+                if (--left == 0)
+                    ++copied, left = run;
+            }
+        }
+    return 1;
+}
+
 /* The level above the run's levels of step 0 (the split level, whose extent varies, apart), and
  * into *tiles the copies of the run they make. */
 static int tile_levels(const cpu_gather_walk *g, int64_t *tiles)
@@ -489,7 +527,7 @@ TRANSPOSE_LOOP(4)
 TRANSPOSE_LOOP(8)
 
 void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops,
-                                   int compact_tiles, cpu_gather_walk *g)
+                                   int compact_tiles, int expand, cpu_gather_walk *g)
 {
     g->w = w;
     g->levels = block_levels(b, op, w, g->extent, g->step, &g->split_level);
@@ -497,6 +535,7 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
      * varies by block. */
     cpu_period p;
     clsel_priv_cpu_period(b, op, w, &p);
+    g->expanded = expand && expand_in_blend(g, &p, &g->expand);
     g->run_copies = g->levels > 0 && p.copies;
     g->run_levels = p.run_dims;
     g->run_bytes = (size_t)p.run_bytes;

@@ -58,13 +58,19 @@ typedef struct cpu_gather_walk {
     int phases;
     uint8_t shuffle[16][16], advance[16], from[16];
     int64_t period_advance, period_reach;
+    /* read by the blend from the source (cpu_loops.h), not gathered: where the walk asked for it
+     * and the input is runs of one element repeated, consecutive in the source, through the
+     * block */
+    int expanded;
+    cpu_expand_table expand;
 } cpu_gather_walk;
 
 /* Prepares the gather of input `op` (elements of w bytes) for the blocks of a walk, with the run
  * loops of `loops`; with compact_tiles, a copied run tiled along the levels above it is gathered
- * compact where that pays (g->compact says whether it was). */
+ * compact where that pays (g->compact says whether it was); with expand, an input of runs of one
+ * element repeated is left to the blend to read (g->expanded says whether it is). */
 void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const cpu_loops *loops,
-                                   int compact_tiles, cpu_gather_walk *g);
+                                   int compact_tiles, int expand, cpu_gather_walk *g);
 /* The elements of a block whose dim `inner` has `split` indices, from src (the input at the block's
  * offset; it ends at src_end) into dst, which has room for CPU_GATHER_SLACK bytes past them. */
 void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src,

@@ -4,6 +4,7 @@
 #ifndef CLSEL_HOST_CPU_LOOPS_H
 #define CLSEL_HOST_CPU_LOOPS_H
 
+#include "common/tuning_constants.h"
 #include "plan/plan_iter.h"
 
 /* `count` rows of n output elements, `step` bytes (cond, then, else, out) apart: consecutive blocks
@@ -51,6 +52,37 @@ typedef struct cpu_tile_reader {
  * reader carries on from one row (and call) to the next. */
 typedef void (*cpu_tiled_fn)(const cpu_rows *rows, cpu_tile_reader readers[2]);
 
+/* Most copies of an element a blend expands in registers (cpu_expand_table: 38 bytes per copy):
+ * runs of single bytes. */
+#define CPU_EXPAND_MOST_COPIES CPU_EXPAND_MOST_RUN_BYTES
+
+/* Then or else read as runs of one element repeated `run / w` times (an [N,1] input against [N,M],
+ * M short), its elements consecutive in the source, by the blend itself: each 32-byte vector is a
+ * byte shuffle of the 16 source bytes from the element its first byte copies (a broadcast to both
+ * lanes; a vector spans 16 source bytes at most for 2 copies or more), with no gather buffer
+ * between. A vector's entry depends on where in a run it starts (its phase); the vectors of a row
+ * start at phases 32 bytes apart, which repeat every `period` vectors (the runs' and vectors'
+ * common multiple), the source `period_advance` bytes on. Entries go by class (the phase mod
+ * gcd(32, run)), then in the order of the vectors of that class. */
+typedef struct cpu_expand_table {
+    int64_t run, w, period_advance;
+    int period;
+    uint16_t entry_at[CPU_EXPAND_MOST_COPIES]; /* by a vector's phase in elements */
+    int32_t from[CPU_EXPAND_MOST_COPIES];      /* source bytes from its period's start */
+    _Alignas(32) uint8_t order[CPU_EXPAND_MOST_COPIES][32];
+} cpu_expand_table;
+
+/* Where an expanded input is read: the block's first source element, the input's end (no load
+ * passes it), and the block byte the next element read is for (rows carry it on). */
+typedef struct cpu_expand_reader {
+    const cpu_expand_table *table;
+    const uint8_t *src, *end;
+    int64_t at;
+} cpu_expand_reader;
+/* Blend rows (cond advancing) whose then or else is read by the reader: the row pointer of the
+ * other one is read as the row loops read it, and of the expanded one is not read. */
+typedef void (*cpu_expanded_fn)(const cpu_rows *rows, cpu_expand_reader *reader);
+
 /* A gather's loop over n runs of g->run_bytes, read `step` bytes apart and written one after
  * another (cpu_gather.h). */
 struct cpu_gather_walk;
@@ -81,6 +113,9 @@ typedef struct cpu_loops {
     cpu_transpose_loop transpose[4];
     /* [streamed stores][element width index]; NULL: the set has none, tiles are gathered whole */
     cpu_tiled_fn tiled[2][4];
+    /* [enum cpu_stores][element width index][then 0, else 1 expanded][the other advances]; NULL:
+     * the set has none, repeated elements are gathered */
+    cpu_expanded_fn expanded[CPU_STORE_KINDS][4][2][2];
 } cpu_loops;
 
 /* The loops of this processor: AVX2 where it has them, unless knob CLSEL_PRIV_KNOB_PORTABLE_CPU

@@ -48,6 +48,21 @@ AVX2 static inline __m256i splat_8(const uint64_t *v)
     return _mm256_set1_epi64x((long long)*v);
 }
 
+/* A loop macro M instantiated for each element width (with its unsigned type), and for each pair of
+ * two flags. Not formatted: one instance a line. */
+/* clang-format off */
+#define EACH_WIDTH(M) \
+    M(1, uint8_t)     \
+    M(2, uint16_t)    \
+    M(4, uint32_t)    \
+    M(8, uint64_t)
+#define EACH_PAIR(M, W, T) \
+    M(W, T, 0, 0)          \
+    M(W, T, 0, 1)          \
+    M(W, T, 1, 0)          \
+    M(W, T, 1, 1)
+/* clang-format on */
+
 /* CV, TV, EV: cond, then, else advance (1) or stay on [0] (0). Cond advancing: a blend by the cond
  * mask; cond fixed: a copy (TV 1) or fill (TV 0) of the chosen operand, which alone is read (it
  * comes in as the then pointer). */
@@ -115,6 +130,33 @@ static inline int whole_lines(const void *o, int64_t n, size_t w, int64_t *lo, i
         return 0;
     *hi = *lo + (n - *lo) / line * line;
     return 1;
+}
+
+/* A streamed row of n elements of w bytes at o for the blends that read through readers (tiled,
+ * expanded), which move on element by element, so that the row is done in order and once: `part`
+ * computes row elements [first, first + count) into dst with plain stores, `lines` streams whole
+ * 64-byte lines of them to dst. The partial lines at the row's ends are computed into a buffer and
+ * streamed from it (as by the streamed loops below); a row without whole lines is one part in
+ * place. Inlined, with the functions constant: direct calls. */
+typedef void (*row_part_fn)(void *row, int64_t first, int64_t count, uint8_t *dst);
+__attribute__((always_inline)) AVX2 static inline void
+stream_row(void *row, int64_t n, size_t w, uint8_t *o, row_part_fn part, row_part_fn lines)
+{
+    int64_t lo, hi;
+    if (!whole_lines(o, n, w, &lo, &hi)) {
+        part(row, 0, n, o);
+        return;
+    }
+    uint8_t buffer[64] = {0};
+    if (lo) {
+        part(row, 0, lo, buffer);
+        stream_bytes(o, buffer, (size_t)lo * w);
+    }
+    lines(row, lo, hi - lo, o + lo * (int64_t)w);
+    if (n > hi) {
+        part(row, hi, n - hi, buffer);
+        stream_bytes(o + hi * (int64_t)w, buffer, (size_t)(n - hi) * w);
+    }
 }
 
 /* Plain loops (_0): unaligned stores, the last vector overlapping the one before rather than a
@@ -205,21 +247,12 @@ static inline int whole_lines(const void *o, int64_t n, size_t w, int64_t *lo, i
 /* Not formatted: one function a line (the formatter packs macro calls that end in no ';'). */
 /* clang-format off */
 #define ROWS(W, T)                 \
-    BLEND_VEC(W, T, 0, 0)          \
-    BLEND_VEC(W, T, 0, 1)          \
-    BLEND_VEC(W, T, 1, 0)          \
-    BLEND_VEC(W, T, 1, 1)          \
+    EACH_PAIR(BLEND_VEC, W, T)     \
     LOOPS(copy_##W, W, T, 0, 1, 0) \
     LOOPS(fill_##W, W, T, 0, 0, 0) \
-    ROW_KIND(W, T, 0, 0)           \
-    ROW_KIND(W, T, 0, 1)           \
-    ROW_KIND(W, T, 1, 0)           \
-    ROW_KIND(W, T, 1, 1)
+    EACH_PAIR(ROW_KIND, W, T)
 /* clang-format on */
-ROWS(1, uint8_t)
-ROWS(2, uint16_t)
-ROWS(4, uint32_t)
-ROWS(8, uint64_t)
+EACH_WIDTH(ROWS)
 
 /* Entries in variant order (plan_iter.h; pick: cond fixed, blend: cond advances), the picks'
  * loops _P and the blends' _B (a pick has no cond to prefetch). */
@@ -323,9 +356,12 @@ static inline int64_t linear_vectors(const cpu_tile_reader *r)
     }
 
 /* As LOOPS above, a blend of n elements: whole vectors, then element by element (a reader moves
- * only forwards, so no last vector overlapping the one before); streamed (_1) by whole lines, the
- * partial lines at the ends through a buffer. The readers in locals, which no store to o can
- * change. */
+ * only forwards, so no last vector overlapping the one before); streamed (_1) by stream_row, the
+ * whole lines with the readers in locals, which no store to o can change. */
+typedef struct tiled_row {
+    const uint8_t *c;
+    cpu_tile_reader *readers[2];
+} tiled_row;
 #define TILED_LOOPS(W, T)                                                                     \
     TILED_VECTORS(W, 0, _mm256_storeu_si256)                                                  \
     TILED_VECTORS(W, 1, _mm256_stream_si256)                                                  \
@@ -344,30 +380,24 @@ static inline int64_t linear_vectors(const cpu_tile_reader *r)
         *then_reader = t;                                                                     \
         *else_reader = e;                                                                     \
     }                                                                                         \
+    AVX2 static void tiled_part_##W(void *row, int64_t first, int64_t count, uint8_t *dst)    \
+    {                                                                                         \
+        const tiled_row *r = row;                                                             \
+        tiled_##W##_0(count, r->c + first, r->readers[0], r->readers[1], dst);                \
+    }                                                                                         \
+    AVX2 static void tiled_lines_##W(void *row, int64_t first, int64_t count, uint8_t *dst)   \
+    {                                                                                         \
+        const tiled_row *r = row;                                                             \
+        cpu_tile_reader t = *r->readers[0], e = *r->readers[1];                               \
+        tiled_vectors_##W##_1(count / (32 / W), r->c + first, &t, &e, dst);                   \
+        *r->readers[0] = t;                                                                   \
+        *r->readers[1] = e;                                                                   \
+    }                                                                                         \
     AVX2 static void tiled_##W##_1(int64_t n, const uint8_t *c, cpu_tile_reader *then_reader, \
                                    cpu_tile_reader *else_reader, uint8_t *o)                  \
     {                                                                                         \
-        enum {                                                                                \
-            LINE = 64 / W                                                                     \
-        };                                                                                    \
-        int64_t lo, hi;                                                                       \
-        if (!whole_lines(o, n, W, &lo, &hi)) {                                                \
-            tiled_##W##_0(n, c, then_reader, else_reader, o);                                 \
-            return;                                                                           \
-        }                                                                                     \
-        T part[LINE] = {0};                                                                   \
-        if (lo) {                                                                             \
-            tiled_##W##_0(lo, c, then_reader, else_reader, (uint8_t *)part);                  \
-            stream_bytes(o, (const uint8_t *)part, (size_t)lo *W);                            \
-        }                                                                                     \
-        cpu_tile_reader t = *then_reader, e = *else_reader;                                   \
-        tiled_vectors_##W##_1((hi - lo) / (32 / W), c + lo, &t, &e, o + lo * W);              \
-        *then_reader = t;                                                                     \
-        *else_reader = e;                                                                     \
-        if (n > hi) {                                                                         \
-            tiled_##W##_0(n - hi, c + hi, then_reader, else_reader, (uint8_t *)part);         \
-            stream_bytes(o + hi * W, (const uint8_t *)part, (size_t)(n - hi) * W);            \
-        }                                                                                     \
+        tiled_row row = {c, {then_reader, else_reader}};                                      \
+        stream_row(&row, n, W, o, tiled_part_##W, tiled_lines_##W);                           \
     }
 
 /* The rows of a cpu_tiled_fn: a plain reader starts each row at the row's input. */
@@ -392,10 +422,167 @@ static inline int64_t linear_vectors(const cpu_tile_reader *r)
     TILED_ROWS(W, 0)    \
     TILED_ROWS(W, 1)
 /* clang-format on */
-TILED(1, uint8_t)
-TILED(2, uint16_t)
-TILED(4, uint32_t)
-TILED(8, uint64_t)
+EACH_WIDTH(TILED)
+
+/* ---- Rows whose then or else is one element repeated along the row, read by the blend from the
+ * source (cpu_expand_reader), with no gather buffer between: a gathered splat stored as many bytes
+ * as the select then streamed out, and on one core the two queued behind each other (the splats'
+ * stores skipped, their loads kept: f32 then [19719,31,1] against [19719,31,31] from 70-83 to
+ * 108-116 % of memcpy; docs/performance_analysis.md). */
+
+/* Whether `count` vectors from block byte `at` on load only bytes before the input's end: the last
+ * one's window is 16 bytes from the element its first byte copies. */
+static inline int expanded_vectors_fit(const cpu_expand_reader *x, int64_t at, int64_t count)
+{
+    if (count == 0)
+        return 1;
+    const cpu_expand_table *table = x->table;
+    const int64_t last = (at + 32 * (count - 1)) / table->run * table->w;
+    return x->end - x->src - last >= 16;
+}
+
+/* The element reader x gives for block byte `at`. */
+static inline const uint8_t *expanded_element(const cpu_expand_reader *x, int64_t at)
+{
+    return x->src + at / x->table->run * x->table->w;
+}
+
+/* XV: else (1) or then (0) is expanded; OV: the other advances (1) or stays on [0] (0); p is the
+ * other. `count` whole vectors from block byte `at` on (expanded_vectors_fit), each entry of the
+ * table at a fixed offset from its period's start: no load waits on the one before. PREFETCH: the
+ * cond as the streamed blends prefetch it. */
+#define EXPANDED_VECTORS(W, T, XV, OV, S, STORE, PREFETCH)                                        \
+    AVX2 static inline void expanded_vectors_##W##_##XV##OV##_##S(                                \
+        int64_t count, const uint8_t *c, const T *p, const cpu_expand_reader *x, int64_t at,      \
+        uint8_t *o)                                                                               \
+    {                                                                                             \
+        enum {                                                                                    \
+            LANES = 32 / W                                                                        \
+        };                                                                                        \
+        const cpu_expand_table *table = x->table;                                                 \
+        const int64_t run = table->run, advance = table->period_advance;                          \
+        const int period = table->period, entry_at = table->entry_at[at % run / W];               \
+        const int first = entry_at - entry_at % period;                                           \
+        int step = entry_at % period;                                                             \
+        const uint8_t *cycle = x->src + at / run * W - table->from[entry_at];                     \
+        for (int64_t j = 0; j < count; ++j) {                                                     \
+            const int entry = first + step;                                                       \
+            const __m256i window = _mm256_broadcastsi128_si256(                                   \
+                _mm_loadu_si128((const __m128i *)(cycle + table->from[entry])));                  \
+            const __m256i expanded = _mm256_shuffle_epi8(                                         \
+                window, _mm256_load_si256((const __m256i *)table->order[entry]));                 \
+            if (PREFETCH && ((uintptr_t)(c + j * LANES) & 63) < LANES)                            \
+                _mm_prefetch((const char *)(c + j * LANES + CPU_COND_PREFETCH_BYTES / W),         \
+                             _MM_HINT_T0);                                                        \
+            const __m256i when_false = zero_mask_##W(c + j * LANES);                              \
+            const __m256i other = LOAD(W, OV, p, j * LANES);                                      \
+            STORE((__m256i *)(o + 32 * j), XV ? _mm256_blendv_epi8(other, expanded, when_false)   \
+                                              : _mm256_blendv_epi8(expanded, other, when_false)); \
+            if (++step == period) {                                                               \
+                step = 0;                                                                         \
+                cycle += advance;                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+/* As LOOPS above, a blend of n elements, the reader moved on by them: whole vectors where their
+ * loads stay within the input, the rest element by element (no last vector overlapping the one
+ * before: the reader's phase would need its own entry); streamed (S 1, 2) by stream_row. */
+typedef struct expanded_row {
+    const uint8_t *c;
+    const void *p;
+    cpu_expand_reader *x;
+} expanded_row;
+#define EXPANDED_LOOPS(W, T, XV, OV)                                                               \
+    EXPANDED_VECTORS(W, T, XV, OV, 0, _mm256_storeu_si256, 0)                                      \
+    EXPANDED_VECTORS(W, T, XV, OV, 1, _mm256_stream_si256, 0)                                      \
+    EXPANDED_VECTORS(W, T, XV, OV, 2, _mm256_stream_si256, 1)                                      \
+    AVX2 static void expanded_##W##_##XV##OV##_0(int64_t n, const uint8_t *c, const T *p,          \
+                                                 cpu_expand_reader *x, uint8_t *o)                 \
+    {                                                                                              \
+        const int64_t at = x->at;                                                                  \
+        int64_t whole = n / (32 / W);                                                              \
+        if (!expanded_vectors_fit(x, at, whole))                                                   \
+            whole = 0;                                                                             \
+        expanded_vectors_##W##_##XV##OV##_0(whole, c, p, x, at, o);                                \
+        int64_t i = whole * (32 / W);                                                              \
+        const uint8_t *source = expanded_element(x, at + i * W);                                   \
+        int64_t left = x->table->run - (at + i * W) % x->table->run; /* bytes of its run */        \
+        for (; i < n; ++i) {                                                                       \
+            T repeated, other;                                                                     \
+            memcpy(&repeated, source, W);                                                          \
+            other = p[OV ? i : 0];                                                                 \
+            const T then_value = XV ? other : repeated, else_value = XV ? repeated : other;        \
+            memcpy(o + i * W, c[i] ? &then_value : &else_value, W);                                \
+            if ((left -= W) == 0) {                                                                \
+                source += W;                                                                       \
+                left = x->table->run;                                                              \
+            }                                                                                      \
+        }                                                                                          \
+        x->at = at + n * W;                                                                        \
+    }                                                                                              \
+    AVX2 static void expanded_part_##W##_##XV##OV(void *row, int64_t first, int64_t count,         \
+                                                  uint8_t *dst)                                    \
+    {                                                                                              \
+        const expanded_row *r = row;                                                               \
+        expanded_##W##_##XV##OV##_0(count, r->c + first, (const T *)r->p + (OV ? first : 0), r->x, \
+                                    dst);                                                          \
+    }                                                                                              \
+    EXPANDED_STREAMED(W, T, XV, OV, 1)                                                             \
+    EXPANDED_STREAMED(W, T, XV, OV, 2)
+#define EXPANDED_STREAMED(W, T, XV, OV, S)                                                        \
+    AVX2 static void expanded_lines_##W##_##XV##OV##_##S(void *row, int64_t first, int64_t count, \
+                                                         uint8_t *dst)                            \
+    {                                                                                             \
+        const expanded_row *r = row;                                                              \
+        if (!expanded_vectors_fit(r->x, r->x->at, count / (32 / W))) {                            \
+            expanded_part_##W##_##XV##OV(row, first, count, dst);                                 \
+            return;                                                                               \
+        }                                                                                         \
+        expanded_vectors_##W##_##XV##OV##_##S(count / (32 / W), r->c + first,                     \
+                                              (const T *)r->p + (OV ? first : 0), r->x, r->x->at, \
+                                              dst);                                               \
+        r->x->at += count * W;                                                                    \
+    }                                                                                             \
+    AVX2 static void expanded_##W##_##XV##OV##_##S(int64_t n, const uint8_t *c, const T *p,       \
+                                                   cpu_expand_reader *x, uint8_t *o)              \
+    {                                                                                             \
+        expanded_row row = {c, p, x};                                                             \
+        stream_row(&row, n, W, o, expanded_part_##W##_##XV##OV,                                   \
+                   expanded_lines_##W##_##XV##OV##_##S);                                          \
+    }
+
+/* The rows of a cpu_expanded_fn: the reader carries on from one row to the next. */
+#define EXPANDED_ROWS(W, T, XV, OV, S)                                                             \
+    AVX2 static void expanded_##W##_##XV##OV##_##S##_rows(const cpu_rows *r, cpu_expand_reader *x) \
+    {                                                                                              \
+        const uint8_t *c = r->cond, *p = XV ? r->then_data : r->else_data;                         \
+        uint8_t *o = r->out;                                                                       \
+        const int64_t p_step = r->step[XV ? PLAN_THEN : PLAN_ELSE];                                \
+        for (int64_t k = 0; k < r->count; ++k) {                                                   \
+            expanded_##W##_##XV##OV##_##S(r->n, c, (const T *)p, x, o);                            \
+            c += r->step[PLAN_COND], p += p_step, o += r->step[PLAN_OUT];                          \
+        }                                                                                          \
+    }
+/* Not formatted: one function a line. */
+/* clang-format off */
+#define EXPANDED_KIND(W, T, XV, OV) \
+    EXPANDED_LOOPS(W, T, XV, OV)    \
+    EXPANDED_ROWS(W, T, XV, OV, 0)  \
+    EXPANDED_ROWS(W, T, XV, OV, 1)  \
+    EXPANDED_ROWS(W, T, XV, OV, 2)
+#define EXPANDED(W, T) EACH_PAIR(EXPANDED_KIND, W, T)
+/* clang-format on */
+EACH_WIDTH(EXPANDED)
+
+/* [then 0, else 1 expanded][the other advances] */
+#define EXPANDED_ENTRIES(W, S)                                         \
+    {                                                                  \
+        {expanded_##W##_00_##S##_rows, expanded_##W##_01_##S##_rows},  \
+        {                                                              \
+            expanded_##W##_10_##S##_rows, expanded_##W##_11_##S##_rows \
+        }                                                              \
+    }
 
 /* ---- The gather's run loops (cpu_gather.c). Splats: a broadcast, then 32-byte stores up to 31
  * bytes past the run (into the buffer's slack); REACH 32: runs of up to 32 bytes. */
@@ -750,7 +937,13 @@ static const cpu_loops avx2_loops = {
     stream_fence,
     {transpose_avx2_1, transpose_avx2_2, transpose_avx2_4, transpose_avx2_8},
     {{tiled_1_0_rows, tiled_2_0_rows, tiled_4_0_rows, tiled_8_0_rows},
-     {tiled_1_1_rows, tiled_2_1_rows, tiled_4_1_rows, tiled_8_1_rows}}};
+     {tiled_1_1_rows, tiled_2_1_rows, tiled_4_1_rows, tiled_8_1_rows}},
+    {{EXPANDED_ENTRIES(1, 0), EXPANDED_ENTRIES(2, 0), EXPANDED_ENTRIES(4, 0),
+      EXPANDED_ENTRIES(8, 0)},
+     {EXPANDED_ENTRIES(1, 1), EXPANDED_ENTRIES(2, 1), EXPANDED_ENTRIES(4, 1),
+      EXPANDED_ENTRIES(8, 1)},
+     {EXPANDED_ENTRIES(1, 2), EXPANDED_ENTRIES(2, 2), EXPANDED_ENTRIES(4, 2),
+      EXPANDED_ENTRIES(8, 2)}}};
 
 const cpu_loops *clsel_priv_cpu_avx2_loops(void)
 {

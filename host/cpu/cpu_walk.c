@@ -368,8 +368,10 @@ typedef struct gathered {
 
 typedef struct block_job {
     const cpu_walk *walk;
-    const cpu_row_fn *fns; /* the PLAN_VARIANTS loops of the element width */
-    cpu_tiled_fn tiled;    /* the tiled blend rows, where then or else is gathered compact */
+    const cpu_row_fn *fns;    /* the PLAN_VARIANTS loops of the element width */
+    cpu_tiled_fn tiled;       /* the tiled blend rows, where then or else is gathered compact */
+    cpu_expanded_fn expanded; /* the blend rows, where then or else is read expanded */
+    int expanded_op;
     const uint8_t *base[3], *end[3];
     uint8_t *out;
     size_t w[3];
@@ -379,13 +381,21 @@ typedef struct block_job {
     cpu_scatter_walk scatter;
 } block_job;
 
-/* Where input `op` is read for the block, and whether it advances. */
+/* What a block's rows read besides their pointers: then's and else's tile readers, or the reader
+ * of the input read expanded. */
+typedef struct block_readers {
+    cpu_tile_reader tiles[2];
+    cpu_expand_reader expand;
+} block_readers;
+
+/* Where input `op` is read for the block (an input read expanded: where it lies), and whether it
+ * advances. */
 static const uint8_t *source(block_job *job, const cpu_block *at, int op, int *advances)
 {
     const cpu_walk *walk = job->walk;
     const uint8_t *at_offset = job->base[op] + at->place.offset[op] * (int64_t)job->w[op];
     *advances = walk->blocks.access[op] != CPU_ACCESS_FIXED;
-    if (walk->blocks.access[op] != CPU_ACCESS_PATTERN)
+    if (walk->blocks.access[op] != CPU_ACCESS_PATTERN || job->gather[op].expanded)
         return at_offset;
     gathered *g = &job->buf[op];
     if (walk->periodic[op]) {
@@ -406,13 +416,15 @@ static const uint8_t *source(block_job *job, const cpu_block *at, int op, int *a
     return g->data;
 }
 
-/* One call of a block's rows: the tiled blend rows where job->tiled is set, with the block's
- * readers, else fn. */
+/* One call of a block's rows: the tiled or expanded blend rows where the job has them, with the
+ * block's readers, else fn. */
 static void call_rows(const block_job *job, cpu_row_fn fn, const cpu_rows *rows,
-                      cpu_tile_reader readers[2])
+                      block_readers *readers)
 {
     if (job->tiled)
-        job->tiled(rows, readers);
+        job->tiled(rows, readers->tiles);
+    else if (job->expanded)
+        job->expanded(rows, &readers->expand);
     else
         fn(rows);
 }
@@ -421,9 +433,10 @@ static void call_rows(const block_job *job, cpu_row_fn fn, const cpu_rows *rows,
  * are periodic, over rows of period_repeats periods (each periodic input and a fixed one reading
  * its one row again, the others and the output moving on), the rest in a shorter row. Operand k
  * reads input read_as[k] (then and else both read the chosen one under a fixed cond), which
- * advances where advances[k]. A compact tiled input is read by its reader, row after row. */
+ * advances where advances[k]. A compact tiled input, or one read expanded, is read by its reader,
+ * row after row (its row pointer stays). */
 static void run_rows(const block_job *job, cpu_row_fn fn, int64_t elements, cpu_rows *rows,
-                     const int advances[3], const int read_as[3], cpu_tile_reader readers[2])
+                     const int advances[3], const int read_as[3], block_readers *readers)
 {
     const cpu_walk *walk = job->walk;
     int periodic = 0; /* some input read is periodic (not so where a fixed cond picks another) */
@@ -433,6 +446,8 @@ static void run_rows(const block_job *job, cpu_row_fn fn, int64_t elements, cpu_
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
         rows->step[op] =
             advances[op] && !walk->periodic[read_as[op]] ? row * (int64_t)job->w[op] : 0;
+    if (job->expanded)
+        rows->step[job->expanded_op] = 0;
     rows->step[PLAN_OUT] = row * (int64_t)job->w[PLAN_THEN];
     rows->n = row;
     rows->count = elements / row;
@@ -452,8 +467,8 @@ static void run_rows(const block_job *job, cpu_row_fn fn, int64_t elements, cpu_
 
 /* Then's and else's readers for the tiled rows: compact tiles from the start of their gathered
  * block, or plain runs. */
-static void block_readers(const block_job *job, const uint8_t *then_data, const uint8_t *else_data,
-                          cpu_tile_reader readers[2])
+static void tile_readers(const block_job *job, const uint8_t *then_data, const uint8_t *else_data,
+                         cpu_tile_reader readers[2])
 {
     const uint8_t *data[2] = {then_data, else_data};
     for (int k = 0; k < 2; ++k) {
@@ -534,11 +549,17 @@ static void select_block(block_job *job, const cpu_block *at, uint8_t *out)
     rows.then_data = source(job, at, PLAN_THEN, &adv[1]);
     rows.else_data = source(job, at, PLAN_ELSE, &adv[2]);
     static const int read_as[3] = {PLAN_COND, PLAN_THEN, PLAN_ELSE};
-    cpu_tile_reader readers[2];
+    block_readers readers;
     if (job->tiled)
-        block_readers(job, rows.then_data, rows.else_data, readers);
+        tile_readers(job, rows.then_data, rows.else_data, readers.tiles);
+    if (job->expanded) {
+        const int op = job->expanded_op;
+        readers.expand =
+            (cpu_expand_reader){&job->gather[op].expand,
+                                op == PLAN_THEN ? rows.then_data : rows.else_data, job->end[op], 0};
+    }
     run_rows(job, job->fns[clsel_priv_plan_variant(adv[0], adv[1], adv[2])], elements, &rows, adv,
-             read_as, readers);
+             read_as, &readers);
 }
 
 static void run_block(block_job *job, const cpu_block *at)
@@ -599,12 +620,17 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     const enum cpu_stores stores = !walk->stream           ? CPU_STORES_CACHED
                                    : prefetches_cond(walk) ? CPU_STORES_PREFETCHED
                                                            : CPU_STORES_STREAMED;
-    job.fns = walk->loops->rows[stores][clsel_priv_width_slot(b->w)];
+    const cpu_loops *loops = walk->loops;
+    const int slot = clsel_priv_width_slot(b->w);
+    job.fns = loops->rows[stores][slot];
     job.tiled = NULL;
+    job.expanded = NULL;
+    job.expanded_op = -1;
     job.out = t->out;
     /* Tiles gathered compact where every block blends (cond, then and else all advance) and the
-     * loops read tiles. */
-    const cpu_tiled_fn tiled = walk->loops->tiled[walk->stream][clsel_priv_width_slot(b->w)];
+     * loops read tiles; or one input of repeated elements read expanded by the blend, where the
+     * cond advances and no input is compact (one reader a block). */
+    const cpu_tiled_fn tiled = loops->tiled[walk->stream][slot];
     const int blends = b->access[PLAN_COND] != CPU_ACCESS_FIXED &&
                        b->access[PLAN_THEN] != CPU_ACCESS_FIXED &&
                        b->access[PLAN_ELSE] != CPU_ACCESS_FIXED;
@@ -613,16 +639,27 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
         job.end[op] = t->end[op];
         job.w[op] = (size_t)input_width(walk, op);
         job.buf[op] = (gathered){buffers + used, -1, 0};
+        job.gather[op].expanded = 0;
         if (b->access[op] == CPU_ACCESS_PATTERN && !walk->in_place[op]) {
             used += buffer_part(walk, op);
             cpu_blocks period; /* a periodic input's gather makes one period */
             if (walk->periodic[op])
                 clsel_priv_cpu_period_blocks(b, walk->period_dims, &period);
-            const int compact = tiled && blends && op != PLAN_COND && !walk->periodic[op];
-            clsel_priv_cpu_gather_prepare(walk->periodic[op] ? &period : b, op, job.w[op],
-                                          walk->loops, compact, &job.gather[op]);
+            const int compact =
+                tiled && blends && op != PLAN_COND && !walk->periodic[op] && !job.expanded;
+            const int expand = loops->expanded[stores][slot][0][0] &&
+                               b->access[PLAN_COND] != CPU_ACCESS_FIXED && op != PLAN_COND &&
+                               !walk->periodic[op] && !job.tiled && !job.expanded;
+            clsel_priv_cpu_gather_prepare(walk->periodic[op] ? &period : b, op, job.w[op], loops,
+                                          compact, expand, &job.gather[op]);
             if (job.gather[op].compact)
                 job.tiled = tiled;
+            if (job.gather[op].expanded) {
+                const int other = op == PLAN_THEN ? PLAN_ELSE : PLAN_THEN;
+                job.expanded = loops->expanded[stores][slot][op == PLAN_ELSE]
+                                              [b->access[other] != CPU_ACCESS_FIXED];
+                job.expanded_op = op;
+            }
         }
     }
     job.staged = buffers + used;

@@ -20,9 +20,10 @@ static clsel_attrs attrs_for(const oracle_case *c)
     return a;
 }
 
-/* Random data through the CPU path and the oracle; compares bit for bit and checks the
- * guard bytes after the output. */
-static void check_against_oracle(const oracle_case *c, clsel_dtype dtype, uint64_t seed)
+/* Random data through the CPU path and the oracle, the output `out_offset` elements into its
+ * buffer; compares bit for bit and checks the guard bytes after the output. */
+static void check_against_oracle_at(const oracle_case *c, clsel_dtype dtype, uint64_t seed,
+                                    size_t out_offset)
 {
     clsel_shape out_shape;
     if (!oracle_shape(c, &out_shape)) {
@@ -37,7 +38,9 @@ static void check_against_oracle(const oracle_case *c, clsel_dtype dtype, uint64
     const int64_t no = shape_count(&out_shape);
     uint8_t *cond = test_alloc((size_t)nc);
     uint8_t *t = test_alloc((size_t)nt * w), *e = test_alloc((size_t)ne * w);
-    uint8_t *want = test_alloc((size_t)no * w), *got = test_alloc((size_t)no * w + GUARD_BYTES);
+    uint8_t *want = test_alloc((size_t)no * w);
+    uint8_t *buffer = test_alloc((out_offset + (size_t)no) * w + GUARD_BYTES),
+            *got = buffer + out_offset * w;
     fill_cond(cond, (size_t)nc, &r);
     fill_values(t, (size_t)nt, w, &r);
     fill_values(e, (size_t)ne, w, &r);
@@ -64,7 +67,12 @@ static void check_against_oracle(const oracle_case *c, clsel_dtype dtype, uint64
     free(t);
     free(e);
     free(want);
-    free(got);
+    free(buffer);
+}
+
+static void check_against_oracle(const oracle_case *c, clsel_dtype dtype, uint64_t seed)
+{
+    check_against_oracle_at(c, dtype, seed, 0);
 }
 
 static oracle_case make_case(clsel_broadcast mode, int64_t axis, clsel_shape c, clsel_shape t,
@@ -154,6 +162,41 @@ static void test_fixed_cond_gathers(void)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
         for (uint64_t seed = 0; seed < 4; ++seed)
             check_against_oracle(&cases[k].c, cases[k].dtype, 500 * k + seed);
+}
+
+/* Then or else one element repeated into short runs ([N,1] against [N,r]), which the AVX2 blend
+ * reads from the source itself (cpu_expand_reader): each element width and runs of 2 to 32 bytes,
+ * under an advancing cond and a periodic one, the other input advancing, periodic or a scalar, the
+ * output 0 to 3 elements into its buffer, so that rows start at every phase of the runs and blocks
+ * at every place in a line; outputs of about 200 KB (several blocks) and two past
+ * CPU_STREAM_MIN_BYTES, for the streamed loops. Each input ends where its buffer does: the
+ * sanitizers' build catches a load past it. */
+static void test_expanded_repeats(void)
+{
+    static const clsel_dtype dtypes[] = {CLSEL_U8, CLSEL_F16, CLSEL_F32, CLSEL_F64};
+    static const int64_t copies[] = {2, 3, 5, 8, 13, 16, 31};
+    uint64_t seed = 0;
+    for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; ++d)
+        for (size_t k = 0; k < sizeof copies / sizeof copies[0]; ++k) {
+            const int64_t r = copies[k], n = 200000 / (r * (int64_t)clsel_dtype_size(dtypes[d]));
+            const clsel_shape repeated = SHAPE(n, 1), full = SHAPE(n, r), row = SHAPE(r);
+            const clsel_shape others[3][2] = {{full, full}, {row, SCALAR}, {row, row}};
+            for (int kind = 0; kind < 3; ++kind)
+                for (int expanded = 0; expanded < 2; ++expanded) {
+                    const clsel_shape cond = others[kind][0], other = others[kind][1];
+                    const oracle_case c = two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, cond,
+                                                            expanded ? other : repeated,
+                                                            expanded ? repeated : other));
+                    check_against_oracle_at(&c, dtypes[d], seed, seed % 4);
+                    ++seed;
+                }
+        }
+    const oracle_case streamed[2] = {
+        make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(3000001, 3), SHAPE(3000001, 3),
+                  SHAPE(3000001, 1)),
+        two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(3), SHAPE(400001, 1), SCALAR))};
+    check_against_oracle_at(&streamed[0], CLSEL_U8, 1, 1);
+    check_against_oracle_at(&streamed[1], CLSEL_F64, 2, 3);
 }
 
 /* Blocks read as rows of 1 KiB or more, the inputs they would gather anew read where they lie
@@ -413,6 +456,7 @@ static const test_case cases[] = {
     {"seed_example", test_seed_example},
     {"broadcast_patterns", test_broadcast_patterns},
     {"fixed_cond_gathers", test_fixed_cond_gathers},
+    {"expanded_repeats", test_expanded_repeats},
     {"rows_in_place", test_rows_in_place},
     {"rows_in_place_fixed_cond", test_rows_in_place_fixed_cond},
     {"cond_bytes", test_cond_bytes},

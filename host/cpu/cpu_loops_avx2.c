@@ -501,11 +501,12 @@ typedef struct expanded_row {
                                                  cpu_expand_reader *x, uint8_t *o)                 \
     {                                                                                              \
         const int64_t at = x->at;                                                                  \
-        int64_t whole = n / (32 / W);                                                              \
-        if (!expanded_vectors_fit(x, at, whole))                                                   \
-            whole = 0;                                                                             \
-        expanded_vectors_##W##_##XV##OV##_0(whole, c, p, x, at, o);                                \
-        int64_t i = whole * (32 / W);                                                              \
+        const int64_t whole = n / (32 / W);                                                        \
+        int64_t i = 0;                                                                             \
+        if (expanded_vectors_fit(x, at, whole)) {                                                  \
+            expanded_vectors_##W##_##XV##OV##_0(whole, c, p, x, at, o);                            \
+            i = whole * (32 / W);                                                                  \
+        }                                                                                          \
         const uint8_t *source = expanded_element(x, at + i * W);                                   \
         int64_t left = x->table->run - (at + i * W) % x->table->run; /* bytes of its run */        \
         for (; i < n; ++i) {                                                                       \

@@ -424,11 +424,11 @@ typedef struct tiled_row {
 /* clang-format on */
 EACH_WIDTH(TILED)
 
-/* ---- Rows whose then or else is one element repeated along the row, read by the blend from the
- * source (cpu_expand_reader), with no gather buffer between: a gathered splat stored as many bytes
- * as the select then streamed out, and on one core the two queued behind each other (the splats'
- * stores skipped, their loads kept: f32 then [19719,31,1] against [19719,31,31] from 70-83 to
- * 108-116 % of memcpy; docs/performance_analysis.md). */
+/* ---- Rows whose then or else is one element repeated into short runs along the row, read by the
+ * blend from the source (cpu_expand_reader), with no gather buffer between: a gathered splat of up
+ * to 32 bytes cost a 32-byte store per run, more stores than the select streamed out, and on one
+ * core the two queued behind each other (i16 then [553655,7,1] against [553655,7,13], 26-byte
+ * runs: 0.74-0.77x the time on one thread; docs/tuning.md, CPU_EXPAND_MOST_RUN_BYTES). */
 
 /* Whether `count` vectors from block byte `at` on load only bytes before the input's end: the last
  * one's window is 16 bytes from the element its first byte copies. */

@@ -536,6 +536,9 @@ void clsel_priv_cpu_gather_prepare(const cpu_blocks *b, int op, size_t w, const 
     cpu_period p;
     clsel_priv_cpu_period(b, op, w, &p);
     g->expanded = expand && expand_in_blend(g, &p, &g->expand);
+    g->compact = 0;
+    if (g->expanded)
+        return; /* never gathered: no run loop or shuffle table to make */
     g->run_copies = g->levels > 0 && p.copies;
     g->run_levels = p.run_dims;
     g->run_bytes = (size_t)p.run_bytes;

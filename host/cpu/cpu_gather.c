@@ -423,8 +423,10 @@ static void expand_table(cpu_gather_walk *g)
 /* Whether the blend reads the input itself (cpu_loops.h, cpu_expand_table): runs of one element of
  * the input's width copied twice or more, up to CPU_EXPAND_MOST_RUN_BYTES, the levels above
  * stepping through consecutive elements (each level's step the one below's whole extent), so that
- * block byte k copies source element k / run; and if so its table. Made per walk: a counter, no
- * division per byte. */
+ * block byte k copies source element k / run, and every vector's bytes within the 16 from the
+ * element its first byte copies (not so for two copies: a vector from mid-run, as where a streamed
+ * row's first whole line starts, copies parts of 17 elements); and if so its table. Made per walk:
+ * a counter, no division per byte. */
 static int expand_in_blend(const cpu_gather_walk *g, const cpu_period *p, cpu_expand_table *x)
 {
     const int64_t w = (int64_t)g->w, run = p->run_bytes;
@@ -450,6 +452,8 @@ static int expand_in_blend(const cpu_gather_walk *g, const cpu_period *p, cpu_ex
             x->from[entry] = (int32_t)(start / run * w);
             int64_t copied = 0, left = run - start % run; /* run bytes left at byte j */
             for (int j = 0; j < 32; ++j) {
+                if (copied * w + j % w >= 16)
+                    return 0; /* past the 16-byte window */
                 x->order[entry][j] = (uint8_t)(copied * w + j % w);
                 if (--left == 0)
                     ++copied, left = run;

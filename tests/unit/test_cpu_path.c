@@ -168,7 +168,7 @@ static void test_fixed_cond_gathers(void)
  * reads from the source itself (cpu_expand_reader): each element width and runs of 2 to 32 bytes,
  * under an advancing cond and a periodic one, the other input advancing, periodic or a scalar, the
  * output 0 to 3 elements into its buffer, so that rows start at every phase of the runs and blocks
- * at every place in a line; outputs of about 200 KB (several blocks) and two past
+ * at every place in a line; outputs of about 200 KB (several blocks) and six past
  * CPU_STREAM_MIN_BYTES, for the streamed loops. Each input ends where its buffer does: the
  * sanitizers' build catches a load past it. */
 static void test_expanded_repeats(void)
@@ -197,6 +197,23 @@ static void test_expanded_repeats(void)
         two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(3), SHAPE(400001, 1), SCALAR))};
     check_against_oracle_at(&streamed[0], CLSEL_U8, 1, 1);
     check_against_oracle_at(&streamed[1], CLSEL_F64, 2, 3);
+    /* Runs of two copies, streamed (outputs past CPU_STREAM_MIN_BYTES, 8 MiB) from an output one
+     * element into its buffer: the rows' vectors start mid-run, where a 32-byte vector copies 17
+     * elements (more than a 16-byte window holds). */
+    for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; ++d) {
+        const int64_t n = ((int64_t)8 << 20) / (2 * (int64_t)clsel_dtype_size(dtypes[d])) + 1;
+        const oracle_case two =
+            make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(n, 2), SHAPE(n, 2), SHAPE(n, 1));
+        check_against_oracle_at(&two, dtypes[d], 3 + d, 1);
+    }
+    /* An input re-read for each outer index, too long to be periodic in a block: the blocks that
+     * end with it read their last vectors' windows through a bounded copy. */
+    const oracle_case reread[2] = {
+        two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(3, 40001, 5), SHAPE(40001, 1), SCALAR)),
+        two_way(
+            make_case(CLSEL_BROADCAST_NUMPY, -1, SHAPE(5, 200001, 3), SHAPE(3), SHAPE(200001, 1)))};
+    check_against_oracle_at(&reread[0], CLSEL_U8, 7, 2);
+    check_against_oracle_at(&reread[1], CLSEL_F32, 8, 1);
 }
 
 /* Blocks read as rows of 1 KiB or more, the inputs they would gather anew read where they lie

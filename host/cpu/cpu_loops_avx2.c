@@ -430,15 +430,29 @@ EACH_WIDTH(TILED)
  * core the two queued behind each other (i16 then [553655,7,1] against [553655,7,13], 26-byte
  * runs: 0.74-0.77x the time on one thread; docs/tuning.md, CPU_EXPAND_MOST_RUN_BYTES). */
 
-/* Whether `count` vectors from block byte `at` on load only bytes before the input's end: the last
- * one's window is 16 bytes from the element its first byte copies. */
-static inline int expanded_vectors_fit(const cpu_expand_reader *x, int64_t at, int64_t count)
+/* How many of `count` vectors from block byte `at` on load only bytes before the input's end (each
+ * loads the 16 bytes from the element its first byte copies); the rest load through
+ * bounded_window. Vector j's first element, (at + 32 j) / run, must be below the first whose window
+ * passes the end. */
+static inline int64_t expanded_vectors_fitting(const cpu_expand_reader *x, int64_t at,
+                                               int64_t count)
 {
-    if (count == 0)
-        return 1;
     const cpu_expand_table *table = x->table;
-    const int64_t last = (at + 32 * (count - 1)) / table->run * table->w;
-    return x->end - x->src - last >= 16;
+    const int64_t bytes = x->end - x->src;
+    if (bytes < 16)
+        return 0;
+    const int64_t windows = (bytes - 16) / table->w + 1; /* elements whose window fits */
+    const int64_t fitting = (windows * table->run - at + 31) / 32;
+    return fitting < 0 ? 0 : fitting < count ? fitting : count;
+}
+
+/* The window of a vector whose 16 bytes would pass the input's end: the bytes before it, the rest
+ * zero (no lane copies them). */
+AVX2 static inline __m128i bounded_window(const uint8_t *from, const uint8_t *end)
+{
+    _Alignas(16) uint8_t bytes[16] = {0};
+    memcpy(bytes, from, (size_t)(end - from));
+    return _mm_load_si128((const __m128i *)bytes);
 }
 
 /* The element reader x gives for block byte `at`. */
@@ -448,46 +462,60 @@ static inline const uint8_t *expanded_element(const cpu_expand_reader *x, int64_
 }
 
 /* XV: else (1) or then (0) is expanded; OV: the other advances (1) or stays on [0] (0); p is the
- * other. `count` whole vectors from block byte `at` on (expanded_vectors_fit), each entry of the
- * table at a fixed offset from its period's start: no load waits on the one before. PREFETCH: the
- * cond as the streamed blends prefetch it. */
-#define EXPANDED_VECTORS(W, T, XV, OV, S, STORE, PREFETCH)                                        \
-    AVX2 static inline void expanded_vectors_##W##_##XV##OV##_##S(                                \
-        int64_t count, const uint8_t *c, const T *p, const cpu_expand_reader *x, int64_t at,      \
-        uint8_t *o)                                                                               \
-    {                                                                                             \
-        enum {                                                                                    \
-            LANES = 32 / W                                                                        \
-        };                                                                                        \
-        const cpu_expand_table *table = x->table;                                                 \
-        const int64_t run = table->run, advance = table->period_advance;                          \
-        const int period = table->period, entry_at = table->entry_at[at % run / W];               \
-        const int first = entry_at - entry_at % period;                                           \
-        int step = entry_at % period;                                                             \
-        const uint8_t *cycle = x->src + at / run * W - table->from[entry_at];                     \
-        for (int64_t j = 0; j < count; ++j) {                                                     \
-            const int entry = first + step;                                                       \
-            const __m256i window = _mm256_broadcastsi128_si256(                                   \
-                _mm_loadu_si128((const __m128i *)(cycle + table->from[entry])));                  \
-            const __m256i expanded = _mm256_shuffle_epi8(                                         \
-                window, _mm256_load_si256((const __m256i *)table->order[entry]));                 \
-            if (PREFETCH && ((uintptr_t)(c + j * LANES) & 63) < LANES)                            \
-                _mm_prefetch((const char *)(c + j * LANES + CPU_COND_PREFETCH_BYTES / W),         \
-                             _MM_HINT_T0);                                                        \
-            const __m256i when_false = zero_mask_##W(c + j * LANES);                              \
-            const __m256i other = LOAD(W, OV, p, j * LANES);                                      \
-            STORE((__m256i *)(o + 32 * j), XV ? _mm256_blendv_epi8(other, expanded, when_false)   \
-                                              : _mm256_blendv_epi8(expanded, other, when_false)); \
-            if (++step == period) {                                                               \
-                step = 0;                                                                         \
-                cycle += advance;                                                                 \
-            }                                                                                     \
-        }                                                                                         \
+ * other. `count` whole vectors from block byte `at` on, each entry of the table at a fixed offset
+ * from its period's start: no load waits on the one before. BOUNDED: windows through
+ * bounded_window. PREFETCH: the cond as the streamed blends prefetch it. */
+#define EXPANDED_VECTORS(W, T, XV, OV, S, STORE, PREFETCH)                                         \
+    __attribute__((always_inline)) AVX2 static inline void expanded_run_##W##_##XV##OV##_##S(      \
+        int64_t count, const uint8_t *c, const T *p, const cpu_expand_reader *x, int64_t at,       \
+        uint8_t *o, const int bounded)                                                             \
+    {                                                                                              \
+        enum {                                                                                     \
+            LANES = 32 / W                                                                         \
+        };                                                                                         \
+        const cpu_expand_table *table = x->table;                                                  \
+        const int64_t run = table->run, advance = table->period_advance;                           \
+        const int period = table->period, entry_at = table->entry_at[at % run / W];                \
+        const int first = entry_at - entry_at % period;                                            \
+        int step = entry_at % period;                                                              \
+        const uint8_t *cycle = x->src + at / run * W - table->from[entry_at];                      \
+        for (int64_t j = 0; j < count; ++j) {                                                      \
+            const int entry = first + step;                                                        \
+            const uint8_t *from = cycle + table->from[entry];                                      \
+            const __m256i window = _mm256_broadcastsi128_si256(                                    \
+                bounded ? bounded_window(from, x->end) : _mm_loadu_si128((const __m128i *)from));  \
+            const __m256i expanded = _mm256_shuffle_epi8(                                          \
+                window, _mm256_load_si256((const __m256i *)table->order[entry]));                  \
+            if (PREFETCH && ((uintptr_t)(c + j * LANES) & 63) < LANES)                             \
+                _mm_prefetch((const char *)(c + j * LANES + CPU_COND_PREFETCH_BYTES / W),          \
+                             _MM_HINT_T0);                                                         \
+            const __m256i when_false = zero_mask_##W(c + j * LANES);                               \
+            const __m256i other = LOAD(W, OV, p, j * LANES);                                       \
+            STORE((__m256i *)(o + 32 * j), XV ? _mm256_blendv_epi8(other, expanded, when_false)    \
+                                              : _mm256_blendv_epi8(expanded, other, when_false));  \
+            if (++step == period) {                                                                \
+                step = 0;                                                                          \
+                cycle += advance;                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    /* The vectors whose windows stay within the input, then the few at its end. */                \
+    AVX2 static inline void expanded_vectors_##W##_##XV##OV##_##S(                                 \
+        int64_t count, const uint8_t *c, const T *p, const cpu_expand_reader *x, int64_t at,       \
+        uint8_t *o)                                                                                \
+    {                                                                                              \
+        const int64_t fitting = expanded_vectors_fitting(x, at, count);                            \
+        expanded_run_##W##_##XV##OV##_##S(fitting, c, p, x, at, o, 0);                             \
+        expanded_run_##W##_##XV##OV##_##S(count - fitting, c + fitting * (32 / W),                 \
+                                          p + (OV ? fitting * (32 / W) : 0), x, at + 32 * fitting, \
+                                          o + 32 * fitting, 1);                                    \
     }
 
-/* As LOOPS above, a blend of n elements, the reader moved on by them: whole vectors where their
- * loads stay within the input, the rest element by element (no last vector overlapping the one
- * before: the reader's phase would need its own entry); streamed (S 1, 2) by stream_row. */
+/* As LOOPS above, a blend of n elements, the reader moved on by them: whole vectors, the rest
+ * element by element (no last vector overlapping the one before: the reader's phase would need its
+ * own entry); streamed (S 1, 2) by stream_row. A vector at the input's end loads its window through
+ * bounded_window: falling back to elements for the whole row there left every block that ends with
+ * the input (one re-read for each outer index) to the element loop. */
 typedef struct expanded_row {
     const uint8_t *c;
     const void *p;
@@ -502,11 +530,8 @@ typedef struct expanded_row {
     {                                                                                              \
         const int64_t at = x->at;                                                                  \
         const int64_t whole = n / (32 / W);                                                        \
-        int64_t i = 0;                                                                             \
-        if (expanded_vectors_fit(x, at, whole)) {                                                  \
-            expanded_vectors_##W##_##XV##OV##_0(whole, c, p, x, at, o);                            \
-            i = whole * (32 / W);                                                                  \
-        }                                                                                          \
+        expanded_vectors_##W##_##XV##OV##_0(whole, c, p, x, at, o);                                \
+        int64_t i = whole * (32 / W);                                                              \
         const uint8_t *source = expanded_element(x, at + i * W);                                   \
         int64_t left = x->table->run - (at + i * W) % x->table->run; /* bytes of its run */        \
         for (; i < n; ++i) {                                                                       \
@@ -536,10 +561,6 @@ typedef struct expanded_row {
                                                          uint8_t *dst)                            \
     {                                                                                             \
         const expanded_row *r = row;                                                              \
-        if (!expanded_vectors_fit(r->x, r->x->at, count / (32 / W))) {                            \
-            expanded_part_##W##_##XV##OV(row, first, count, dst);                                 \
-            return;                                                                               \
-        }                                                                                         \
         expanded_vectors_##W##_##XV##OV##_##S(count / (32 / W), r->c + first,                     \
                                               (const T *)r->p + (OV ? first : 0), r->x, r->x->at, \
                                               dst);                                               \

@@ -67,6 +67,32 @@ static void choose_period(cpu_walk *walk)
         walk->period_repeats = most;
 }
 
+/* Whether input `op` is gathered anew for each block: a pattern, not periodic, not read in place.
+ */
+static int gathered_anew(const cpu_walk *walk, int op)
+{
+    return walk->blocks.access[op] == CPU_ACCESS_PATTERN && !walk->periodic[op] &&
+           !walk->in_place[op];
+}
+
+/* Whether then or else `op` is left to the blend to read expanded, where its runs allow
+ * (cpu_expand_reader; cpu_gather.c decides): under a cond that is not fixed over the blocks, where
+ * it is the one input a block would gather anew. Read so it saves its gather's stores, and the
+ * block's rows stream out with no gather between them; beside another input gathered for each
+ * block the expanded vectors cost more than the gather they saved (bf16 else [138,42,1] beside a
+ * cond [...,138,1,4], 8-byte runs: 1.13x the time, best of 6 alternating runs on one thread; the
+ * short draw's sweep-006, -020 and -022, nothing else gathered, 0.74-0.83x: docs/tuning.md). */
+static int reads_expanded(const cpu_walk *walk, int op)
+{
+    if (op == PLAN_COND || walk->blocks.access[PLAN_COND] == CPU_ACCESS_FIXED ||
+        !gathered_anew(walk, op))
+        return 0;
+    for (int other = PLAN_COND; other <= PLAN_ELSE; ++other)
+        if (other != op && gathered_anew(walk, other))
+            return 0;
+    return 1;
+}
+
 /* Gather buffer bytes tensor `op` takes for a full block: one period or the whole block when
  * gathered (or scattered, for the output), else none. */
 static int64_t gathered_input_bytes(const cpu_walk *walk, int op)
@@ -647,9 +673,7 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
                 clsel_priv_cpu_period_blocks(b, walk->period_dims, &period);
             const int compact =
                 tiled && blends && op != PLAN_COND && !walk->periodic[op] && !job.expanded;
-            const int expand = loops->expanded[stores][slot][0][0] &&
-                               b->access[PLAN_COND] != CPU_ACCESS_FIXED && op != PLAN_COND &&
-                               !walk->periodic[op] && !job.tiled && !job.expanded;
+            const int expand = loops->expanded[stores][slot][0][0] && reads_expanded(walk, op);
             clsel_priv_cpu_gather_prepare(walk->periodic[op] ? &period : b, op, job.w[op], loops,
                                           compact, expand, &job.gather[op]);
             if (job.gather[op].compact)

@@ -67,8 +67,7 @@ static void choose_period(cpu_walk *walk)
         walk->period_repeats = most;
 }
 
-/* Whether input `op` is gathered anew for each block: a pattern, not periodic, not read in place.
- */
+/* Whether input `op` is gathered anew for each block: a pattern, neither periodic nor in place. */
 static int gathered_anew(const cpu_walk *walk, int op)
 {
     return walk->blocks.access[op] == CPU_ACCESS_PATTERN && !walk->periodic[op] &&

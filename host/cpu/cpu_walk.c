@@ -653,8 +653,8 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     job.expanded_op = -1;
     job.out = t->out;
     /* Tiles gathered compact where every block blends (cond, then and else all advance) and the
-     * loops read tiles; or one input of repeated elements read expanded by the blend, where the
-     * cond advances and no input is compact (one reader a block). */
+     * loops read tiles; or the one input a block gathers anew read expanded by the blend
+     * (reads_expanded), so never beside a compact tile, which is gathered anew too. */
     const cpu_tiled_fn tiled = loops->tiled[walk->stream][slot];
     const int blends = b->access[PLAN_COND] != CPU_ACCESS_FIXED &&
                        b->access[PLAN_THEN] != CPU_ACCESS_FIXED &&
@@ -670,8 +670,7 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
             cpu_blocks period; /* a periodic input's gather makes one period */
             if (walk->periodic[op])
                 clsel_priv_cpu_period_blocks(b, walk->period_dims, &period);
-            const int compact =
-                tiled && blends && op != PLAN_COND && !walk->periodic[op] && !job.expanded;
+            const int compact = tiled && blends && op != PLAN_COND && !walk->periodic[op];
             const int expand = loops->expanded[stores][slot][0][0] && reads_expanded(walk, op);
             clsel_priv_cpu_gather_prepare(walk->periodic[op] ? &period : b, op, job.w[op], loops,
                                           compact, expand, &job.gather[op]);

@@ -168,7 +168,7 @@ static void test_fixed_cond_gathers(void)
  * reads from the source itself (cpu_expand_reader): each element width and runs of 2 to 32 bytes,
  * under an advancing cond and a periodic one, the other input advancing, periodic or a scalar, the
  * output 0 to 3 elements into its buffer, so that rows start at every phase of the runs and blocks
- * at every place in a line; outputs of about 200 KB (several blocks) and six past
+ * at every place in a line; outputs of about 200 KB (several blocks) and seven past
  * CPU_STREAM_MIN_BYTES, for the streamed loops. Each input ends where its buffer does: the
  * sanitizers' build catches a load past it. */
 static void test_expanded_repeats(void)

@@ -67,11 +67,17 @@ static void choose_period(cpu_walk *walk)
         walk->period_repeats = most;
 }
 
-/* Whether input `op` is gathered anew for each block: a pattern, neither periodic nor in place. */
+/* Whether the blocks read input `op` as a pattern of their own (not one period gathered once for
+ * them all): each block gathers it anew, unless its rows read it where it lies (in_place). */
+static int patterned_per_block(const cpu_walk *walk, int op)
+{
+    return walk->blocks.access[op] == CPU_ACCESS_PATTERN && !walk->periodic[op];
+}
+
+/* Whether input `op` is gathered anew for each block: patterned per block, not read in place. */
 static int gathered_anew(const cpu_walk *walk, int op)
 {
-    return walk->blocks.access[op] == CPU_ACCESS_PATTERN && !walk->periodic[op] &&
-           !walk->in_place[op];
+    return patterned_per_block(walk, op) && !walk->in_place[op];
 }
 
 /* Whether then or else `op` is left to the blend to read expanded, where its runs allow
@@ -141,7 +147,7 @@ static int copies_streamed_gather(const cpu_walk *walk)
     if (b->access[PLAN_COND] != CPU_ACCESS_FIXED)
         return 0;
     for (int op = PLAN_THEN; op <= PLAN_ELSE; ++op)
-        if (b->access[op] == CPU_ACCESS_PATTERN && !walk->periodic[op] && streams(b->it, op))
+        if (patterned_per_block(walk, op) && streams(b->it, op))
             return 1;
     return 0;
 }
@@ -159,7 +165,7 @@ static int repeats_streamed_gather(const cpu_walk *walk)
         return 0;
     int streamed = 0;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
-        if (b->access[op] != CPU_ACCESS_PATTERN || walk->periodic[op])
+        if (!patterned_per_block(walk, op))
             continue;
         if (it->rank == 0 || it->strides[op][0] != 0)
             return 0;
@@ -200,8 +206,7 @@ static int rows_beat_gathers(const cpu_walk *walk)
         const int64_t along = it->strides[op][0];
         if (along != 0 && along != 1)
             return 0; /* a row of it would still be gathered */
-        copied |= op != PLAN_COND && b->access[op] == CPU_ACCESS_PATTERN && !walk->periodic[op] &&
-                  along != 0;
+        copied |= op != PLAN_COND && patterned_per_block(walk, op) && along != 0;
     }
     return copied;
 }
@@ -227,7 +232,7 @@ static void choose_rows_in_place(cpu_walk *walk, int64_t long_row)
         return;
     int in_place[3] = {0, 0, 0}, any = 0;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
-        if (b->access[op] != CPU_ACCESS_PATTERN || walk->periodic[op])
+        if (!patterned_per_block(walk, op))
             continue;
         if (rows.access[op] == CPU_ACCESS_PATTERN)
             return;
@@ -670,7 +675,7 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
             cpu_blocks period; /* a periodic input's gather makes one period */
             if (walk->periodic[op])
                 clsel_priv_cpu_period_blocks(b, walk->period_dims, &period);
-            const int compact = tiled && blends && op != PLAN_COND && !walk->periodic[op];
+            const int compact = tiled && blends && op != PLAN_COND && gathered_anew(walk, op);
             const int expand = loops->expanded[stores][slot][0][0] && reads_expanded(walk, op);
             clsel_priv_cpu_gather_prepare(walk->periodic[op] ? &period : b, op, job.w[op], loops,
                                           compact, expand, &job.gather[op]);

@@ -4,7 +4,8 @@
 # checkers) on a Debug build without the tests, and cppcheck (its warning and portability
 # checks). Any finding fails the run. A suppression is allowed only with its reason beside it:
 # code under `#ifdef __clang_analyzer__`, or a `// cppcheck-suppress ID` comment, each with a
-# comment saying why the finding is wrong. Takes about a minute and a half on 2 cores.
+# comment saying why the finding is wrong. Takes 1-1.5 minutes on a 2-core Zen 4, about 5 on a
+# 2-core Zen 3 (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,8 +17,17 @@ if [ -z "$scan" ] || ! command -v cppcheck >/dev/null; then
   exit 1
 fi
 
-echo "ci/analyze.sh: Clang's static analyzer ($scan)"
 rm -rf "$build"
+mkdir -p "$build"
+# cppcheck runs beside the analyzer: most of the analyzer's time is one translation unit
+# (cpu_loops_avx2.c, 150-210 s on the 2-core Zen 3 CI box of 2026-11-29), which leaves a core idle.
+echo "ci/analyze.sh: cppcheck ($(cppcheck --version)), beside the analyzer"
+cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr --std=c11 \
+  -I . -I include -I host -I tools host tools >"$build/cppcheck.log" 2>&1 &
+cppcheck_pid=$!
+trap 'kill "$cppcheck_pid" 2>/dev/null || true' EXIT
+
+echo "ci/analyze.sh: Clang's static analyzer ($scan)"
 "$scan" -o "$build/report" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug \
   -DCLSEL_BUILD_TESTS=OFF >/dev/null
 "$scan" -o "$build/report" --status-bugs cmake --build "$build" -j "$jobs" >"$build/scan.log" 2>&1 || {
@@ -26,7 +36,10 @@ rm -rf "$build"
   exit 1
 }
 
-echo "ci/analyze.sh: cppcheck ($(cppcheck --version))"
-cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr --std=c11 \
-  -I . -I include -I host -I tools host tools
+if ! wait "$cppcheck_pid"; then
+  cat "$build/cppcheck.log" >&2
+  echo "ci/analyze.sh: cppcheck found the above" >&2
+  exit 1
+fi
+cat "$build/cppcheck.log"
 echo "ci/analyze.sh: no findings"

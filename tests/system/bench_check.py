@@ -1,8 +1,8 @@
 """Keeps the benchmark pipeline working (CI runs it): `clsel bench --quick` on both
 devices with the size thresholds, its JSON checked field by field, then
 bench/peers.py on a few of its cases, a quick sweep, bench/first_call.sh (one run per
-kernel-cache state), bench/report.py on the lot and bench/tail_report.py on the sweep, into a
-scratch folder. The figures themselves are not judged here (timings on a shared machine are
+kernel-cache state), bench/report.py on the lot and bench/tail_report.py on the sweep, and
+bench/compare_builds.py (this build under two names), into a scratch folder. The figures themselves are not judged here (timings on a shared machine are
 no test); that they are present, consistent and computed is.
 
     python bench_check.py PATH/TO/clsel SCRATCH_DIR
@@ -56,6 +56,30 @@ def check_report(report, sweep=False):
             check(case.get("event_median_ms", 0) > 0 and case.get("event_pct_of_copy", 0) > 0,
                   f"opencl {case.get('name')}: event timing missing")
     return kind
+
+
+def check_compare_builds(tool, scratch):
+    """bench/compare_builds.py with this build under two names, on two quick named cases: a row
+    and a time ratio per case, the geometric mean and each build's distribution; and a folder
+    without the library refused before anything runs."""
+    lib = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(tool))), "lib")
+    script = os.path.join(ROOT, "bench", "compare_builds.py")
+    done = subprocess.run([sys.executable, script, "--lib", f"base={lib}", "--lib", f"same={lib}", "--rounds", "2",
+                           "--tool", tool, "--keep", os.path.join(scratch, "compare"), "--", "--quick", "--device",
+                           "cpu", "--repeat", "3", "--case", "same_f32", "--case", "mutual"],
+                          capture_output=True, text=True)
+    out = done.stdout
+    check(done.returncode == 0, f"compare_builds.py failed: {done.stderr}")
+    for case in ("same_f32", "mutual"):
+        row = [line for line in out.splitlines() if line.startswith(case + " ")]
+        check(len(row) == 1 and "(" in row[0] and float(row[0].split()[3]) > 0, f"compare_builds.py: no ratio for {case}")
+    check("geometric mean of same / base time" in out, "compare_builds.py printed no geometric mean")
+    check(out.count("10th percentile") == 2, "compare_builds.py printed no distribution per build")
+    check(len(os.listdir(os.path.join(scratch, "compare"))) == 4, "compare_builds.py kept no JSON per round and build")
+    refused = subprocess.run([sys.executable, script, "--lib", f"base={lib}", "--lib", f"none={scratch}", "--tool", tool,
+                              "--", "--quick"], capture_output=True, text=True)
+    check(refused.returncode != 0 and "no libclsel.so.0.1" in refused.stderr,
+          f"compare_builds.py ran with a folder that has no library: {refused.stderr}")
 
 
 def main():
@@ -139,6 +163,7 @@ def main():
     check(len(tail) == 2, "the report has no tail section")
     for table in ("ceilings below 75 %", "Worst tail patterns, CPU path, 1 thread"):
         check(len(tail) == 2 and table in tail[1], f"the tail section has no '{table}'")
+    check_compare_builds(tool, scratch)
     check(os.path.getsize(chart) > 10000, "the chart is missing or empty")
     check(os.path.getsize(sweep_chart) > 10000, "the sweep chart is missing or empty")
     print(f"bench_check: {len(failures)} failures")

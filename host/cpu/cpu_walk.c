@@ -32,9 +32,10 @@ static int64_t gcd(int64_t a, int64_t b)
  * 14 % slower in 64 KiB blocks than in one-period blocks; bf16 then [1648,1,1,13], a 26-byte row
  * tiled 1,600 times a block, spent 43 % of its time tiling). The row is CPU_PERIOD_ROW_BYTES long
  * where some periodic input starts anew in the next block (its row is gathered again there), else
- * CPU_PERIOD_KEPT_ROW_BYTES (gathered once, for every block), and one period where that is
- * CPU_LONG_ROW_BYTES or more. The longest period of the periodic inputs serves them all: every
- * period is the elements of the block's first dims, so a shorter one divides it. */
+ * CPU_PERIOD_KEPT_ROW_BYTES (gathered once, for every block); a period of CPU_LONG_ROW_BYTES or
+ * more is a row of its own, or, gathered once, as many as make whole lines. The longest period of
+ * the periodic inputs serves them all: every period is the elements of the block's first dims, so a
+ * shorter one divides it. */
 static void choose_period(cpu_walk *walk)
 {
     walk->period_elements = 0;
@@ -53,15 +54,26 @@ static void choose_period(cpu_walk *walk)
         }
     }
     const int64_t period = walk->period_elements, bytes = period * (int64_t)b->w;
-    if (period == 0 || bytes >= CPU_LONG_ROW_BYTES)
-        return; /* a row already: replicated, it cost more than it saved where each block gathers
-                   it anew (bf16 then [93,31,1,40,13,1], 3,120-byte periods, 1.25x the time) */
+    if (period == 0)
+        return;
     /* Rows of whole cache lines: each row's output starts on a line where the last one ended
      * (streaming stores write whole lines). */
     const int64_t row_bytes = anew ? CPU_PERIOD_ROW_BYTES : CPU_PERIOD_KEPT_ROW_BYTES,
                   per_line = CPU_CACHE_LINE_BYTES / gcd(bytes, CPU_CACHE_LINE_BYTES),
                   wanted = (row_bytes + bytes - 1) / bytes,
                   most = b->elements / period; /* no more than a block holds */
+    if (bytes >= CPU_LONG_ROW_BYTES) {
+        /* A row already. Where it is gathered once for every block, as many periods as make whole
+         * lines, so that no row of the output ends mid-line: a row that does ends in elements
+         * computed one by one and a line streamed in two pieces (i16 cond [40,13,3] under then
+         * [N,1,13,3], 3,120-byte periods: 0.83x the time in rows of four, one thread, 8 rounds
+         * alternating; docs/tuning.md).
+         * Not where each block gathers it anew: replicated, it cost more than it saved (bf16 then
+         * [93,31,1,40,13,1], 3,120-byte periods, 1.25x the time). */
+        if (!anew && per_line <= most && bytes * per_line <= CPU_PERIOD_KEPT_ROW_BYTES)
+            walk->period_repeats = per_line;
+        return;
+    }
     walk->period_repeats = (wanted + per_line - 1) / per_line * per_line;
     if (walk->period_repeats > most)
         walk->period_repeats = most;

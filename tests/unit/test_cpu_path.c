@@ -216,6 +216,40 @@ static void test_expanded_repeats(void)
     check_against_oracle_at(&reread[1], CLSEL_F32, 8, 1);
 }
 
+/* Periods of 1 KiB or more that every block reads again, whose bytes are not whole cache lines
+ * (cpu_walk.c, choose_period): rows of as many periods as make whole lines, a then row tiled within
+ * each period crossing from one row of its tiles to the next inside them. i16 cond [40,13,3] under
+ * then [N,1,13,3] (3,120-byte periods, rows of four), u8 [24,43] (1,032 bytes, rows of eight) and
+ * f64 [7,19] (1,064 bytes, rows of eight); outputs past CPU_STREAM_MIN_BYTES (8 MiB) and of a few
+ * blocks, 0 to 3 elements into their buffers. */
+static void test_long_periods(void)
+{
+    const struct {
+        clsel_dtype dtype;
+        clsel_shape cond, then_row, else_row;
+        int64_t streamed_rows;
+    } periods[] = {
+        {CLSEL_I16, SHAPE(40, 13, 3), SHAPE(1, 13, 3), SHAPE(3), 2700},
+        {CLSEL_U8, SHAPE(24, 43), SHAPE(1, 43), SHAPE(43), 8200},
+        {CLSEL_F64, SHAPE(7, 19), SHAPE(1, 19), SHAPE(1), 8000},
+    };
+    uint64_t seed = 0;
+    for (size_t k = 0; k < sizeof periods / sizeof periods[0]; ++k) {
+        const int64_t outer[2] = {61, periods[k].streamed_rows};
+        for (int size = 0; size < 2; ++size) {
+            clsel_shape then_shape = periods[k].then_row;
+            memmove(then_shape.dims + 1, then_shape.dims,
+                    (size_t)then_shape.rank * sizeof(int64_t));
+            then_shape.dims[0] = outer[size];
+            ++then_shape.rank;
+            const oracle_case c = two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, periods[k].cond,
+                                                    then_shape, periods[k].else_row));
+            check_against_oracle_at(&c, periods[k].dtype, 900 + seed, seed % 4);
+            ++seed;
+        }
+    }
+}
+
 /* Blocks read as rows of 1 KiB or more, the inputs they would gather anew read where they lie
  * (cpu_walk.c, choose_rows_in_place): then one element a row and else one row re-read for 13 rows
  * of 3,224 bytes, under a cond periodic over them; then one element a row under a cond fixed over
@@ -474,6 +508,7 @@ static const test_case cases[] = {
     {"broadcast_patterns", test_broadcast_patterns},
     {"fixed_cond_gathers", test_fixed_cond_gathers},
     {"expanded_repeats", test_expanded_repeats},
+    {"long_periods", test_long_periods},
     {"rows_in_place", test_rows_in_place},
     {"rows_in_place_fixed_cond", test_rows_in_place_fixed_cond},
     {"cond_bytes", test_cond_bytes},

@@ -369,7 +369,7 @@ typedef struct tiled_row {
     const uint8_t *c;
     cpu_tile_reader *readers[2];
 } tiled_row;
-#define TILED_LOOPS(W, T)                                                                       \
+#define TILED_LOOPS(W)                                                                          \
     TILED_VECTORS(W, 0, _mm256_storeu_si256)                                                    \
     TILED_VECTORS(W, 1, _mm256_stream_si256)                                                    \
     AVX2 static void tiled_##W##_0(int64_t n, const uint8_t *c, cpu_tile_reader *then_reader,   \
@@ -381,8 +381,8 @@ typedef struct tiled_row {
         if (rest > 0) {                                                                         \
             _Alignas(32) uint8_t cond[32] = {0}, a[32] = {0}, b[32] = {0}, out[32];             \
             memcpy(cond, c + whole, (size_t)rest);                                              \
-            tile_take(&t, a, rest *W);                                                          \
-            tile_take(&e, b, rest *W);                                                          \
+            tile_take(&t, a, W *rest);                                                          \
+            tile_take(&e, b, W *rest);                                                          \
             const __m256i picked =                                                              \
                 _mm256_blendv_epi8(_mm256_load_si256((const __m256i *)a),                       \
                                    _mm256_load_si256((const __m256i *)b), zero_mask_##W(cond)); \
@@ -430,7 +430,7 @@ typedef struct tiled_row {
 /* Not formatted: one function a line. */
 /* clang-format off */
 #define TILED(W, T)     \
-    TILED_LOOPS(W, T)   \
+    TILED_LOOPS(W)      \
     TILED_ROWS(W, 0)    \
     TILED_ROWS(W, 1)
 /* clang-format on */

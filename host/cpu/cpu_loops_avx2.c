@@ -380,14 +380,15 @@ typedef struct tiled_row {
         tiled_vectors_##W##_0(whole / (32 / W), c, &t, &e, o);                                  \
         if (rest > 0) {                                                                         \
             _Alignas(32) uint8_t cond[32] = {0}, a[32] = {0}, b[32] = {0}, out[32];             \
+            const int64_t rest_bytes = rest * W;                                                \
             memcpy(cond, c + whole, (size_t)rest);                                              \
-            tile_take(&t, a, W *rest);                                                          \
-            tile_take(&e, b, W *rest);                                                          \
+            tile_take(&t, a, rest_bytes);                                                       \
+            tile_take(&e, b, rest_bytes);                                                       \
             const __m256i picked =                                                              \
                 _mm256_blendv_epi8(_mm256_load_si256((const __m256i *)a),                       \
                                    _mm256_load_si256((const __m256i *)b), zero_mask_##W(cond)); \
             _mm256_store_si256((__m256i *)out, picked);                                         \
-            memcpy(o + whole * W, out, (size_t)rest * W);                                       \
+            memcpy(o + whole * W, out, (size_t)rest_bytes);                                     \
         }                                                                                       \
         *then_reader = t;                                                                       \
         *else_reader = e;                                                                       \

@@ -64,8 +64,8 @@ static void choose_period(cpu_walk *walk)
                   most = b->elements / period; /* no more than a block holds */
     if (bytes >= CPU_LONG_ROW_BYTES) {
         /* A row already. Where it is gathered once for every block, as many periods as make whole
-         * lines, so that no row of the output ends mid-line: a row that does ends in elements
-         * computed one by one and a line streamed in two pieces (i16 cond [40,13,3] under then
+         * lines, so that no row of the output ends mid-line: a row that does ends in a rest
+         * computed apart and a line streamed in two pieces (i16 cond [40,13,3] under then
          * [N,1,13,3], 3,120-byte periods: 0.83x the time in rows of four, one thread, 8 rounds
          * alternating; docs/tuning.md).
          * Not where each block gathers it anew: replicated, it cost more than it saved (bf16 then

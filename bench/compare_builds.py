@@ -25,7 +25,6 @@ computes it) with the count below 75 %. --keep DIR keeps each round's JSON there
 import argparse
 import collections
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -122,8 +121,7 @@ def report(args, times, pct):
         print(f"\n{path}, {args.rounds} round{'s' if args.rounds != 1 else ''}")
         print(header)
         for key in sorted(k for k in times if k[0] == path):
-            kept = [n for n in names if len(times[key][n]) == args.rounds]
-            if len(kept) != len(names):
+            if any(len(times[key][n]) != args.rounds for n in names):
                 continue  # a pattern that did not run in every round of every build
             cells = [f"{statistics.median(pct[key][n]):9.1f}" for n in names]
             for n in later:
@@ -134,14 +132,14 @@ def report(args, times, pct):
         for n in later:
             values = ratios[(path, n)]
             if values:
-                mean = math.exp(sum(math.log(v) for v in values) / len(values))
-                print(f"geometric mean of {n} / {base} time: {mean:.3f} over {len(values)} patterns")
+                print(f"geometric mean of {n} / {base} time: {statistics.geometric_mean(values):.3f} "
+                      f"over {len(values)} patterns")
         for n in names:
             medians = [statistics.median(pct[k][n]) for k in times if k[0] == path and pct[k][n]]
             if medians:
-                mn, p10, med = sweep_report.distribution([{"v": m} for m in medians], lambda c: c["v"])
                 below = sum(m < 75 for m in medians)
-                print(f"{n}: % of the copy min {mn:.0f} / 10th percentile {p10:.0f} / median {med:.0f}, "
+                print(f"{n}: % of the copy min {min(medians):.0f} / 10th percentile "
+                      f"{sweep_report.percentile(medians, 0.1):.0f} / median {statistics.median(medians):.0f}, "
                       f"{below} of {len(medians)} below 75 %")
 
 

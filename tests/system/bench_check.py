@@ -2,8 +2,9 @@
 devices with the size thresholds, its JSON checked field by field, then
 bench/peers.py on a few of its cases, a quick sweep, bench/first_call.sh (one run per
 kernel-cache state), bench/report.py on the lot and bench/tail_report.py on the sweep, and
-bench/compare_builds.py (this build under two names), into a scratch folder. The figures themselves are not judged here (timings on a shared machine are
-no test); that they are present, consistent and computed is.
+bench/compare_builds.py (this build under two names), into a scratch folder. The figures
+themselves are not judged here (timings on a shared machine are no test); that they are present,
+consistent and computed is.
 
     python bench_check.py PATH/TO/clsel SCRATCH_DIR
 Exits 77 (skipped) when numpy is not installed.

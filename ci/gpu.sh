@@ -247,7 +247,7 @@ rm -rf "$cache"
 export CLSEL_KERNEL_CACHE=on
 if [ "$quick" = 1 ]; then
   # Not opencl_interop: with the kernel cache on, PoCL compiles each of its ~60 programs again
-  # to hand out their binaries, 52 s of CI's gpu_script stage for no check these two lack.
+  # to hand out their binaries, 52 s of CI's gpu_script check for no check these two lack.
   tests=(-R "^(example_embed|runtime)(_kernels)?$")
   what="two OpenCL tests, on both paths where the device has two (--quick)"
 else

@@ -79,10 +79,9 @@ fi
 stage "build (Release, -Werror)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLSEL_WERROR=ON "${openvino[@]}" >/dev/null
 cmake --build build -j "$jobs"
+# ci/gpu.sh's check (label gpu_script) among them: it builds a tree of its own.
 stage "tests"
-(cd build && ctest --output-on-failure -j "$jobs" -LE "large|oclgrind|rusticl|gpu_script")
-stage "ci/gpu.sh on the CPU device with an unpacked loader (label gpu_script)"
-(cd build && ctest --output-on-failure -L gpu_script)
+(cd build && ctest --output-on-failure -j "$jobs" -LE "large|oclgrind|rusticl")
 
 stage "kernels on Oclgrind (label oclgrind)"
 (cd build && CLSEL_REQUIRE_OCLGRIND=1 ctest --output-on-failure -j "$jobs" -L oclgrind)

@@ -19,8 +19,9 @@ fi
 
 rm -rf "$build"
 mkdir -p "$build"
-# cppcheck runs beside the analyzer: most of the analyzer's time is one translation unit
-# (cpu_loops_avx2.c, 150-210 s on the 2-core Zen 3 CI box of 2026-11-29), which leaves a core idle.
+# cppcheck runs beside the analyzer: most of the analyzer's time is two translation units
+# (cpu_expand_avx2.c and cpu_loops_avx2.c, 2-3 minutes on the 2-core Zen 3 CI box of 2026-11-29),
+# which leave the other core idle at times.
 echo "ci/analyze.sh: cppcheck ($(cppcheck --version)), beside the analyzer"
 cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr --std=c11 \
   -I . -I include -I host -I tools host tools >"$build/cppcheck.log" 2>&1 &

@@ -60,7 +60,7 @@ static const cpu_loops portable = {{CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS, CLSEL_RO
                                    no_fence,
                                    {NULL, NULL, NULL, NULL},
                                    {{NULL, NULL, NULL, NULL}, {NULL, NULL, NULL, NULL}},
-                                   {{{{NULL}}}}};
+                                   NULL};
 
 const cpu_loops *clsel_priv_cpu_loops(void)
 {

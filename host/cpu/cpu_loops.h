@@ -115,7 +115,7 @@ typedef struct cpu_loops {
     cpu_tiled_fn tiled[2][4];
     /* [enum cpu_stores][element width index][then 0, else 1 expanded][the other advances]; NULL:
      * the set has none, repeated elements are gathered */
-    cpu_expanded_fn expanded[CPU_STORE_KINDS][4][2][2];
+    const cpu_expanded_fn (*expanded)[4][2][2];
 } cpu_loops;
 
 /* The loops of this processor: AVX2 where it has them, unless knob CLSEL_PRIV_KNOB_PORTABLE_CPU

@@ -1,72 +1,19 @@
 /* cpu_loops_avx2.c - the CPU path's loop table in AVX2 (cpu_loops.h), for x86-64 processors that
- * have it (checked at run time). A byte mask from cond == 0, widened to the element width, blends
- * then and else. Not left to the compiler: the portable loops vectorize 16 bytes at a time with the
- * baseline ISA and never stream, and writing around the cache is what brings large outputs to
- * memcpy's bandwidth (CPU_STREAM_MIN_BYTES, docs/tuning.md). */
+ * have it (checked at run time); its expanded rows are in cpu_expand_avx2.c. A byte mask from
+ * cond == 0, widened to the element width, blends then and else. Not left to the compiler: the
+ * portable loops vectorize 16 bytes at a time with the baseline ISA and never stream, and writing
+ * around the cache is what brings large outputs to memcpy's bandwidth (CPU_STREAM_MIN_BYTES,
+ * docs/tuning.md). */
 #include "common/tuning_constants.h"
 #include "cpu/cpu_gather.h"
 #include "cpu/cpu_loops.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#include <string.h>
-
-#define AVX2 __attribute__((target("avx2")))
-
-AVX2 static inline int load_4(const uint8_t *p)
-{
-    int v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-/* Per element width: the mask of cond == 0 for the vector of elements at c, and a broadcast of one
- * element. */
-#define ZERO_MASK(W, BITS, WIDE)                                     \
-    AVX2 static inline __m256i zero_mask_##W(const uint8_t *c)       \
-    {                                                                \
-        return _mm256_cmpeq_epi##BITS(WIDE, _mm256_setzero_si256()); \
-    }
-ZERO_MASK(1, 8, _mm256_loadu_si256((const __m256i *)c))
-ZERO_MASK(2, 16, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)c)))
-ZERO_MASK(4, 32, _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)c)))
-ZERO_MASK(8, 64, _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(load_4(c))))
-AVX2 static inline __m256i splat_1(const uint8_t *v)
-{
-    return _mm256_set1_epi8((char)*v);
-}
-AVX2 static inline __m256i splat_2(const uint16_t *v)
-{
-    return _mm256_set1_epi16((short)*v);
-}
-AVX2 static inline __m256i splat_4(const uint32_t *v)
-{
-    return _mm256_set1_epi32((int)*v);
-}
-AVX2 static inline __m256i splat_8(const uint64_t *v)
-{
-    return _mm256_set1_epi64x((long long)*v);
-}
-
-/* A loop macro M instantiated for each element width (with its unsigned type), and for each pair of
- * two flags. Not formatted: one instance a line. */
-/* clang-format off */
-#define EACH_WIDTH(M) \
-    M(1, uint8_t)     \
-    M(2, uint16_t)    \
-    M(4, uint32_t)    \
-    M(8, uint64_t)
-#define EACH_PAIR(M, W, T) \
-    M(W, T, 0, 0)          \
-    M(W, T, 0, 1)          \
-    M(W, T, 1, 0)          \
-    M(W, T, 1, 1)
-/* clang-format on */
+#include "cpu/cpu_avx2.h"
 
 /* CV, TV, EV: cond, then, else advance (1) or stay on [0] (0). Cond advancing: a blend by the cond
  * mask; cond fixed: a copy (TV 1) or fill (TV 0) of the chosen operand, which alone is read (it
  * comes in as the then pointer). */
-#define LOAD(W, V, p, i) (V ? _mm256_loadu_si256((const __m256i *)((p) + (i))) : splat_##W(p))
 #define BLEND_VEC(W, T, TV, EV)                                                                   \
     AVX2 static inline __m256i blend_vec_##W##_##TV##EV(const uint8_t *c, const T *t, const T *e, \
                                                         int64_t i)                                \
@@ -78,86 +25,6 @@ AVX2 static inline __m256i splat_8(const uint64_t *v)
 #define VEC(W, CV, TV, EV, i) (CV ? blend_vec_##W##_##TV##EV(c, t, e, i) : LOAD(W, TV, t, i))
 #define ELEMENT(CV, TV, EV, i) (CV ? (c[i] ? t[TV ? i : 0] : e[EV ? i : 0]) : t[TV ? i : 0])
 #define ADVANCE(CV, TV, EV, k) (c += CV ? (k) : 0, t += TV ? (k) : 0, e += EV ? (k) : 0)
-
-/* k < 16 bytes streamed by one byte-masked store (maskmovdqu) on the 16-byte chunk that holds dst,
- * which cannot cross a page (the masked-out bytes are never touched). For the 1-3 bytes of an
- * output not 4-byte aligned: plain byte stores pull the line into the cache while the rest is
- * streamed, and rows of 2597 bytes took twice as long as rows of 2596 (u8 [96,10,44,2597] under a
- * [96,10,44,1] else: 22.6-28.4 ms against 10.9-14.6 ms). */
-AVX2 static inline void stream_few(uint8_t *dst, const uint8_t *src, size_t k)
-{
-    const size_t at = (uintptr_t)dst & 15;
-    _Alignas(16) uint8_t bytes[16] = {0}, mask[16] = {0};
-    for (size_t i = 0; i < k; ++i) {
-        bytes[at + i] = src[i];
-        mask[at + i] = 0x80;
-    }
-    _mm_maskmoveu_si128(_mm_load_si128((const __m128i *)bytes),
-                        _mm_load_si128((const __m128i *)mask), (char *)(dst - at));
-}
-
-/* len bytes streamed to any dst: 16- and 4-byte stores where its alignment allows, masked ones
- * before and after. */
-AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t len)
-{
-    size_t head = (4 - ((uintptr_t)dst & 3)) & 3;
-    if (head > len)
-        head = len;
-    if (head) {
-        stream_few(dst, src, head);
-        dst += head;
-        src += head;
-        len -= head;
-    }
-    for (; len >= 4 && ((uintptr_t)dst & 15); len -= 4, dst += 4, src += 4)
-        _mm_stream_si32((int *)dst, load_4(src));
-    for (; len >= 16; len -= 16, dst += 16, src += 16)
-        _mm_stream_si128((__m128i *)dst, _mm_loadu_si128((const __m128i *)src));
-    for (; len >= 4; len -= 4, dst += 4, src += 4)
-        _mm_stream_si32((int *)dst, load_4(src));
-    if (len)
-        stream_few(dst, src, len);
-}
-
-/* A streamed row of n elements of w bytes at o: its whole 64-byte lines are elements [lo, hi).
- * Returns 0 where it has none, or o is not on an element boundary of them. */
-static inline int whole_lines(const void *o, int64_t n, size_t w, int64_t *lo, int64_t *hi)
-{
-    const uintptr_t misaligned = (uintptr_t)o & 63;
-    const int64_t line = 64 / (int64_t)w;
-    *lo = (int64_t)((64 - misaligned) & 63) / (int64_t)w;
-    if (misaligned % w || n < *lo + line)
-        return 0;
-    *hi = *lo + (n - *lo) / line * line;
-    return 1;
-}
-
-/* A streamed row of n elements of w bytes at o for the blends that read through readers (tiled,
- * expanded), which move on element by element, so that the row is done in order and once: `part`
- * computes row elements [first, first + count) into dst with plain stores, `lines` streams whole
- * 64-byte lines of them to dst. The partial lines at the row's ends are computed into a buffer and
- * streamed from it (as by the streamed loops below); a row without whole lines is one part in
- * place. Inlined, with the functions constant: direct calls. */
-typedef void (*row_part_fn)(void *row, int64_t first, int64_t count, uint8_t *dst);
-__attribute__((always_inline)) AVX2 static inline void
-stream_row(void *row, int64_t n, size_t w, uint8_t *o, row_part_fn part, row_part_fn lines)
-{
-    int64_t lo, hi;
-    if (!whole_lines(o, n, w, &lo, &hi)) {
-        part(row, 0, n, o);
-        return;
-    }
-    uint8_t buffer[64] = {0};
-    if (lo) {
-        part(row, 0, lo, buffer);
-        stream_bytes(o, buffer, (size_t)lo * w);
-    }
-    lines(row, lo, hi - lo, o + lo * (int64_t)w);
-    if (n > hi) {
-        part(row, hi, n - hi, buffer);
-        stream_bytes(o + hi * (int64_t)w, buffer, (size_t)(n - hi) * w);
-    }
-}
 
 /* Plain loops (_0): unaligned stores, the last vector overlapping the one before rather than a
  * scalar tail (recomputing an element gives the same bits, even in place). Streamed (_1): whole
@@ -436,188 +303,6 @@ typedef struct tiled_row {
     TILED_ROWS(W, 1)
 /* clang-format on */
 EACH_WIDTH(TILED)
-
-/* ---- Rows whose then or else is one element repeated into short runs along the row, read by the
- * blend from the source (cpu_expand_reader), with no gather buffer between: a gathered splat of up
- * to 32 bytes cost a 32-byte store per run, more stores than the select streamed out, and on one
- * core the two queued behind each other (i16 then [553655,7,1] against [553655,7,13], 26-byte
- * runs: 0.74-0.77x the time on one thread; docs/tuning.md, CPU_EXPAND_MOST_RUN_BYTES). */
-
-/* How many of `count` vectors from block byte `at` on load only bytes before the input's end (each
- * loads the 16 bytes from the element its first byte copies); the rest load through
- * bounded_window. Vector j's first element, (at + 32 j) / run, must be below the first whose window
- * passes the end. */
-static inline int64_t expanded_vectors_fitting(const cpu_expand_reader *x, int64_t at,
-                                               int64_t count)
-{
-    const cpu_expand_table *table = x->table;
-    const int64_t bytes = x->end - x->src;
-    if (bytes < 16)
-        return 0;
-    const int64_t windows = (bytes - 16) / table->w + 1; /* elements whose window fits */
-    const int64_t fitting = (windows * table->run - at + 31) / 32;
-    return fitting < 0 ? 0 : fitting < count ? fitting : count;
-}
-
-/* The window of a vector whose 16 bytes would pass the input's end: the bytes before it, the rest
- * zero (no lane copies them). */
-AVX2 static inline __m128i bounded_window(const uint8_t *from, const uint8_t *end)
-{
-    _Alignas(16) uint8_t bytes[16] = {0};
-    memcpy(bytes, from, (size_t)(end - from));
-    return _mm_load_si128((const __m128i *)bytes);
-}
-
-/* The element reader x gives for block byte `at`. */
-static inline const uint8_t *expanded_element(const cpu_expand_reader *x, int64_t at)
-{
-    return x->src + at / x->table->run * x->table->w;
-}
-
-/* XV: else (1) or then (0) is expanded; OV: the other advances (1) or stays on [0] (0); p is the
- * other. `count` whole vectors from block byte `at` on, each entry of the table at a fixed offset
- * from its period's start: no load waits on the one before. BOUNDED: windows through
- * bounded_window. PREFETCH: the cond as the streamed blends prefetch it. */
-#define EXPANDED_VECTORS(W, T, XV, OV, S, STORE, PREFETCH)                                         \
-    __attribute__((always_inline)) AVX2 static inline void expanded_run_##W##_##XV##OV##_##S(      \
-        int64_t count, const uint8_t *c, const T *p, const cpu_expand_reader *x, int64_t at,       \
-        uint8_t *o, const int bounded)                                                             \
-    {                                                                                              \
-        enum {                                                                                     \
-            LANES = 32 / W                                                                         \
-        };                                                                                         \
-        const cpu_expand_table *table = x->table;                                                  \
-        const int64_t run = table->run, advance = table->period_advance;                           \
-        const int period = table->period, entry_at = table->entry_at[at % run / W];                \
-        const int first = entry_at - entry_at % period;                                            \
-        int step = entry_at % period;                                                              \
-        const uint8_t *cycle = x->src + at / run * W - table->from[entry_at];                      \
-        for (int64_t j = 0; j < count; ++j) {                                                      \
-            const int entry = first + step;                                                        \
-            const uint8_t *from = cycle + table->from[entry];                                      \
-            const __m256i window = _mm256_broadcastsi128_si256(                                    \
-                bounded ? bounded_window(from, x->end) : _mm_loadu_si128((const __m128i *)from));  \
-            const __m256i expanded = _mm256_shuffle_epi8(                                          \
-                window, _mm256_load_si256((const __m256i *)table->order[entry]));                  \
-            if (PREFETCH && ((uintptr_t)(c + j * LANES) & 63) < LANES)                             \
-                _mm_prefetch((const char *)(c + j * LANES + CPU_COND_PREFETCH_BYTES / W),          \
-                             _MM_HINT_T0);                                                         \
-            const __m256i when_false = zero_mask_##W(c + j * LANES);                               \
-            const __m256i other = LOAD(W, OV, p, j * LANES);                                       \
-            STORE((__m256i *)(o + 32 * j), XV ? _mm256_blendv_epi8(other, expanded, when_false)    \
-                                              : _mm256_blendv_epi8(expanded, other, when_false));  \
-            if (++step == period) {                                                                \
-                step = 0;                                                                          \
-                cycle += advance;                                                                  \
-            }                                                                                      \
-        }                                                                                          \
-    }                                                                                              \
-    /* The vectors whose windows stay within the input, then the few at its end. */                \
-    AVX2 static inline void expanded_vectors_##W##_##XV##OV##_##S(                                 \
-        int64_t count, const uint8_t *c, const T *p, const cpu_expand_reader *x, int64_t at,       \
-        uint8_t *o)                                                                                \
-    {                                                                                              \
-        const int64_t fitting = expanded_vectors_fitting(x, at, count);                            \
-        expanded_run_##W##_##XV##OV##_##S(fitting, c, p, x, at, o, 0);                             \
-        expanded_run_##W##_##XV##OV##_##S(count - fitting, c + fitting * (32 / W),                 \
-                                          p + (OV ? fitting * (32 / W) : 0), x, at + 32 * fitting, \
-                                          o + 32 * fitting, 1);                                    \
-    }
-
-/* As LOOPS above, a blend of n elements, the reader moved on by them: whole vectors, the rest
- * element by element (no last vector overlapping the one before: the reader's phase would need its
- * own entry); streamed (S 1, 2) by stream_row. A vector at the input's end loads its window through
- * bounded_window: falling back to elements for the whole row there left every block that ends with
- * the input (one re-read for each outer index) to the element loop. */
-typedef struct expanded_row {
-    const uint8_t *c;
-    const void *p;
-    cpu_expand_reader *x;
-} expanded_row;
-#define EXPANDED_LOOPS(W, T, XV, OV)                                                               \
-    EXPANDED_VECTORS(W, T, XV, OV, 0, _mm256_storeu_si256, 0)                                      \
-    EXPANDED_VECTORS(W, T, XV, OV, 1, _mm256_stream_si256, 0)                                      \
-    EXPANDED_VECTORS(W, T, XV, OV, 2, _mm256_stream_si256, 1)                                      \
-    AVX2 static void expanded_##W##_##XV##OV##_0(int64_t n, const uint8_t *c, const T *p,          \
-                                                 cpu_expand_reader *x, uint8_t *o)                 \
-    {                                                                                              \
-        const int64_t at = x->at;                                                                  \
-        const int64_t whole = n / (32 / W);                                                        \
-        expanded_vectors_##W##_##XV##OV##_0(whole, c, p, x, at, o);                                \
-        int64_t i = whole * (32 / W);                                                              \
-        const uint8_t *source = expanded_element(x, at + i * W);                                   \
-        int64_t left = x->table->run - (at + i * W) % x->table->run; /* bytes of its run */        \
-        for (; i < n; ++i) {                                                                       \
-            T repeated, other;                                                                     \
-            memcpy(&repeated, source, W);                                                          \
-            other = p[OV ? i : 0];                                                                 \
-            const T then_value = XV ? other : repeated, else_value = XV ? repeated : other;        \
-            memcpy(o + i * W, c[i] ? &then_value : &else_value, W);                                \
-            if ((left -= W) == 0) {                                                                \
-                source += W;                                                                       \
-                left = x->table->run;                                                              \
-            }                                                                                      \
-        }                                                                                          \
-        x->at = at + n * W;                                                                        \
-    }                                                                                              \
-    AVX2 static void expanded_part_##W##_##XV##OV(void *row, int64_t first, int64_t count,         \
-                                                  uint8_t *dst)                                    \
-    {                                                                                              \
-        const expanded_row *r = row;                                                               \
-        expanded_##W##_##XV##OV##_0(count, r->c + first, (const T *)r->p + (OV ? first : 0), r->x, \
-                                    dst);                                                          \
-    }                                                                                              \
-    EXPANDED_STREAMED(W, T, XV, OV, 1)                                                             \
-    EXPANDED_STREAMED(W, T, XV, OV, 2)
-#define EXPANDED_STREAMED(W, T, XV, OV, S)                                                        \
-    AVX2 static void expanded_lines_##W##_##XV##OV##_##S(void *row, int64_t first, int64_t count, \
-                                                         uint8_t *dst)                            \
-    {                                                                                             \
-        const expanded_row *r = row;                                                              \
-        expanded_vectors_##W##_##XV##OV##_##S(count / (32 / W), r->c + first,                     \
-                                              (const T *)r->p + (OV ? first : 0), r->x, r->x->at, \
-                                              dst);                                               \
-        r->x->at += count * W;                                                                    \
-    }                                                                                             \
-    AVX2 static void expanded_##W##_##XV##OV##_##S(int64_t n, const uint8_t *c, const T *p,       \
-                                                   cpu_expand_reader *x, uint8_t *o)              \
-    {                                                                                             \
-        expanded_row row = {c, p, x};                                                             \
-        stream_row(&row, n, W, o, expanded_part_##W##_##XV##OV,                                   \
-                   expanded_lines_##W##_##XV##OV##_##S);                                          \
-    }
-
-/* The rows of a cpu_expanded_fn: the reader carries on from one row to the next. */
-#define EXPANDED_ROWS(W, T, XV, OV, S)                                                             \
-    AVX2 static void expanded_##W##_##XV##OV##_##S##_rows(const cpu_rows *r, cpu_expand_reader *x) \
-    {                                                                                              \
-        const uint8_t *c = r->cond, *p = XV ? r->then_data : r->else_data;                         \
-        uint8_t *o = r->out;                                                                       \
-        const int64_t p_step = r->step[XV ? PLAN_THEN : PLAN_ELSE];                                \
-        for (int64_t k = 0; k < r->count; ++k) {                                                   \
-            expanded_##W##_##XV##OV##_##S(r->n, c, (const T *)p, x, o);                            \
-            c += r->step[PLAN_COND], p += p_step, o += r->step[PLAN_OUT];                          \
-        }                                                                                          \
-    }
-/* Not formatted: one function a line. */
-/* clang-format off */
-#define EXPANDED_KIND(W, T, XV, OV) \
-    EXPANDED_LOOPS(W, T, XV, OV)    \
-    EXPANDED_ROWS(W, T, XV, OV, 0)  \
-    EXPANDED_ROWS(W, T, XV, OV, 1)  \
-    EXPANDED_ROWS(W, T, XV, OV, 2)
-#define EXPANDED(W, T) EACH_PAIR(EXPANDED_KIND, W, T)
-/* clang-format on */
-EACH_WIDTH(EXPANDED)
-
-/* [then 0, else 1 expanded][the other advances] */
-#define EXPANDED_ENTRIES(W, S)                                         \
-    {                                                                  \
-        {expanded_##W##_00_##S##_rows, expanded_##W##_01_##S##_rows},  \
-        {                                                              \
-            expanded_##W##_10_##S##_rows, expanded_##W##_11_##S##_rows \
-        }                                                              \
-    }
 
 /* ---- The gather's run loops (cpu_gather.c). Splats: a broadcast, then 32-byte stores up to 31
  * bytes past the run (into the buffer's slack); REACH 32: runs of up to 32 bytes. */
@@ -973,12 +658,7 @@ static const cpu_loops avx2_loops = {
     {transpose_avx2_1, transpose_avx2_2, transpose_avx2_4, transpose_avx2_8},
     {{tiled_1_0_rows, tiled_2_0_rows, tiled_4_0_rows, tiled_8_0_rows},
      {tiled_1_1_rows, tiled_2_1_rows, tiled_4_1_rows, tiled_8_1_rows}},
-    {{EXPANDED_ENTRIES(1, 0), EXPANDED_ENTRIES(2, 0), EXPANDED_ENTRIES(4, 0),
-      EXPANDED_ENTRIES(8, 0)},
-     {EXPANDED_ENTRIES(1, 1), EXPANDED_ENTRIES(2, 1), EXPANDED_ENTRIES(4, 1),
-      EXPANDED_ENTRIES(8, 1)},
-     {EXPANDED_ENTRIES(1, 2), EXPANDED_ENTRIES(2, 2), EXPANDED_ENTRIES(4, 2),
-      EXPANDED_ENTRIES(8, 2)}}};
+    clsel_priv_cpu_avx2_expanded};
 
 const cpu_loops *clsel_priv_cpu_avx2_loops(void)
 {

@@ -688,7 +688,7 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
             if (walk->periodic[op])
                 clsel_priv_cpu_period_blocks(b, walk->period_dims, &period);
             const int compact = tiled && blends && op != PLAN_COND && gathered_anew(walk, op);
-            const int expand = loops->expanded[stores][slot][0][0] && reads_expanded(walk, op);
+            const int expand = loops->expanded && reads_expanded(walk, op);
             clsel_priv_cpu_gather_prepare(walk->periodic[op] ? &period : b, op, job.w[op], loops,
                                           compact, expand, &job.gather[op]);
             if (job.gather[op].compact)

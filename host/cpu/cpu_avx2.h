@@ -62,7 +62,7 @@ AVX2 static inline __m256i splat_8(const uint64_t *v)
     M(W, T, 1, 1)
 /* clang-format on */
 
-/* An operand's vector from element i on where it advances (V 1), or its element [0] broadcast (V 0). */
+/* An operand's vector from element i (V 1: it advances) or its element [0] broadcast (V 0). */
 #define LOAD(W, V, p, i) (V ? _mm256_loadu_si256((const __m256i *)((p) + (i))) : splat_##W(p))
 
 /* k < 16 bytes streamed by one byte-masked store (maskmovdqu) on the 16-byte chunk that holds dst,

@@ -1,6 +1,6 @@
-/* cpu_expand_avx2.c - the AVX2 blend rows whose then or else is one element repeated into short runs
- * along the row (cpu_loops.h, cpu_expanded_fn; the AVX2 table of cpu_loops_avx2.c points at them).
- * The blend reads such an input from the source (cpu_expand_reader), with no gather buffer
+/* cpu_expand_avx2.c - the AVX2 blend rows whose then or else is one element repeated into short
+ * runs along the row (cpu_loops.h, cpu_expanded_fn; the AVX2 table of cpu_loops_avx2.c points at
+ * them). The blend reads such an input from the source (cpu_expand_reader), with no gather buffer
  * between: a gathered splat of up to 32 bytes cost a 32-byte store per run, more stores than the
  * select streamed out, and on one core the two queued behind each other (i16 then [553655,7,1]
  * against [553655,7,13], 26-byte runs: 0.74-0.77x the time on one thread; docs/tuning.md,
@@ -190,7 +190,10 @@ EACH_WIDTH(EXPANDED)
     }
 
 const cpu_expanded_fn clsel_priv_cpu_avx2_expanded[CPU_STORE_KINDS][4][2][2] = {
-    {EXPANDED_ENTRIES(1, 0), EXPANDED_ENTRIES(2, 0), EXPANDED_ENTRIES(4, 0), EXPANDED_ENTRIES(8, 0)},
-    {EXPANDED_ENTRIES(1, 1), EXPANDED_ENTRIES(2, 1), EXPANDED_ENTRIES(4, 1), EXPANDED_ENTRIES(8, 1)},
-    {EXPANDED_ENTRIES(1, 2), EXPANDED_ENTRIES(2, 2), EXPANDED_ENTRIES(4, 2), EXPANDED_ENTRIES(8, 2)}};
+    {EXPANDED_ENTRIES(1, 0), EXPANDED_ENTRIES(2, 0), EXPANDED_ENTRIES(4, 0),
+     EXPANDED_ENTRIES(8, 0)},
+    {EXPANDED_ENTRIES(1, 1), EXPANDED_ENTRIES(2, 1), EXPANDED_ENTRIES(4, 1),
+     EXPANDED_ENTRIES(8, 1)},
+    {EXPANDED_ENTRIES(1, 2), EXPANDED_ENTRIES(2, 2), EXPANDED_ENTRIES(4, 2),
+     EXPANDED_ENTRIES(8, 2)}};
 #endif

@@ -105,6 +105,14 @@ AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t le
         stream_few(dst, src, len);
 }
 
+/* A streamed row without whole lines spans two lines at most, where o is on an element boundary of
+ * them: up to this many bytes, computed into a buffer and streamed from it, not stored in place,
+ * where plain stores would pull into the cache the lines it shares with the rows streamed around
+ * it. Such rows are the elements up to a block's first line (cpu_walk.c, lead_to_line): stored in
+ * place they made f64 then [2,31,40,13,1,16] under else [31,1] slower than the rows' ends they
+ * replaced (docs/performance_analysis.md). */
+#define STREAMED_SHORT_ROW_BYTES 128
+
 /* A streamed row of n elements of w bytes at o: its whole 64-byte lines are elements [lo, hi).
  * Returns 0 where it has none, or o is not on an element boundary of them. */
 static inline int whole_lines(const void *o, int64_t n, size_t w, int64_t *lo, int64_t *hi)
@@ -130,7 +138,14 @@ stream_row(void *row, int64_t n, size_t w, uint8_t *o, row_part_fn part, row_par
 {
     int64_t lo, hi;
     if (!whole_lines(o, n, w, &lo, &hi)) {
-        part(row, 0, n, o);
+        uint8_t short_row[STREAMED_SHORT_ROW_BYTES];
+        const size_t bytes = (size_t)n * w;
+        if (bytes > sizeof short_row || (uintptr_t)o % w) {
+            part(row, 0, n, o);
+            return;
+        }
+        part(row, 0, n, short_row);
+        stream_bytes(o, short_row, bytes);
         return;
     }
     uint8_t buffer[64] = {0};

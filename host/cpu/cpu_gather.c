@@ -629,12 +629,16 @@ void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src
     gather_level(g, g->levels - 1, src, dst, src_end);
 }
 
-void clsel_priv_cpu_gather_periods(cpu_gather_walk *g, size_t bytes, int64_t periods,
+void clsel_priv_cpu_gather_periods(cpu_gather_walk *g, size_t bytes, int64_t periods, size_t after,
                                    const uint8_t *src, const uint8_t *src_end, uint8_t *dst)
 {
     clsel_priv_cpu_gather(g, 1, src, src_end, dst);
     if (periods > 1)
         replicate(dst, bytes, periods);
+    /* the bytes after: the periods' first again, in pieces of at most the periods (no overlap) */
+    const size_t total = bytes * (size_t)periods;
+    for (size_t done = 0; done < after; done += total)
+        memcpy(dst + total + done, dst + done, after - done < total ? after - done : total);
 }
 
 void clsel_priv_cpu_scatter_prepare(const cpu_blocks *b, size_t w, cpu_scatter_walk *s)

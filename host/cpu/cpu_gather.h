@@ -77,10 +77,10 @@ void clsel_priv_cpu_gather(cpu_gather_walk *g, int64_t split, const uint8_t *src
                            const uint8_t *src_end, uint8_t *dst);
 
 /* The first `periods` periods (of `bytes` each) of an input that repeats through a block
- * (cpu_blocks.h, clsel_priv_cpu_block_period), from src into dst (with room for CPU_GATHER_SLACK
- * bytes past them): one period gathered by g, prepared for the period's blocks, then copied after
- * itself. */
-void clsel_priv_cpu_gather_periods(cpu_gather_walk *g, size_t bytes, int64_t periods,
+ * (cpu_blocks.h, clsel_priv_cpu_block_period), and `after` bytes more of them, from src into dst
+ * (with room for CPU_GATHER_SLACK bytes past them): one period gathered by g, prepared for the
+ * period's blocks, then copied after itself. */
+void clsel_priv_cpu_gather_periods(cpu_gather_walk *g, size_t bytes, int64_t periods, size_t after,
                                    const uint8_t *src, const uint8_t *src_end, uint8_t *dst);
 
 /* The output's side: a block's elements, made dense in the gather buffer, scattered to where a

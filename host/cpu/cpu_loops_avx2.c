@@ -70,7 +70,13 @@
         };                                                                                      \
         int64_t lo, hi;                                                                         \
         if (!whole_lines(o, n, W, &lo, &hi)) {                                                  \
-            NAME##_0(n, c, tv, ev, ov);                                                         \
+            T short_row[STREAMED_SHORT_ROW_BYTES / W];                                          \
+            if (n * W > STREAMED_SHORT_ROW_BYTES || (uintptr_t)o % W) {                         \
+                NAME##_0(n, c, tv, ev, ov);                                                     \
+                return;                                                                         \
+            }                                                                                   \
+            NAME##_0(n, c, tv, ev, short_row);                                                  \
+            stream_bytes((uint8_t *)o, (const uint8_t *)short_row, (size_t)n *W);               \
             return;                                                                             \
         }                                                                                       \
         T part[LINE] = {0};                                                                     \

@@ -138,7 +138,7 @@ stream_row(void *row, int64_t n, size_t w, uint8_t *o, row_part_fn part, row_par
 {
     int64_t lo, hi;
     if (!whole_lines(o, n, w, &lo, &hi)) {
-        uint8_t short_row[STREAMED_SHORT_ROW_BYTES];
+        uint8_t short_row[STREAMED_SHORT_ROW_BYTES] = {0};
         const size_t bytes = (size_t)n * w;
         if (bytes > sizeof short_row || (uintptr_t)o % w) {
             part(row, 0, n, o);

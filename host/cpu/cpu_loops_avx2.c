@@ -70,7 +70,7 @@
         };                                                                                      \
         int64_t lo, hi;                                                                         \
         if (!whole_lines(o, n, W, &lo, &hi)) {                                                  \
-            T short_row[STREAMED_SHORT_ROW_BYTES / W];                                          \
+            T short_row[STREAMED_SHORT_ROW_BYTES / W] = {0};                                    \
             if (n * W > STREAMED_SHORT_ROW_BYTES || (uintptr_t)o % W) {                         \
                 NAME##_0(n, c, tv, ev, ov);                                                     \
                 return;                                                                         \

@@ -57,6 +57,13 @@
 /* Outputs this large are written past the caches (non-temporal stores): a third less traffic. A
  * fixed size, as virtual machines report the host's cache. */
 #define CPU_STREAM_MIN_BYTES ((uint64_t)8 << 20)
+/* A streamed row whose whole lines make CPU_STREAM_SPLIT_MIN_BYTES or more, where one or two of the
+ * inputs the rows read stream from memory where they lie, is written as this many runs of lines
+ * side by side, a line of each in turn (AVX2): one run of reads keeps too few of a core's misses
+ * in flight for memcpy's bandwidth, which glibc's copy gets from four pages at once (measured:
+ * docs/tuning.md). */
+#define CPU_STREAM_PARTS 4
+#define CPU_STREAM_SPLIT_MIN_BYTES 16384
 /* A streamed blend of elements up to CPU_COND_PREFETCH_WIDEST bytes (the cond half the output's
  * bytes or more) whose cond is the one input read in place (a run from memory; then and else fixed
  * or gathered) prefetches the cond this many output bytes ahead, a line at a time (AVX2). */

@@ -113,6 +113,13 @@ AVX2 static inline void stream_bytes(uint8_t *dst, const uint8_t *src, size_t le
  * replaced (docs/performance_analysis.md). */
 #define STREAMED_SHORT_ROW_BYTES 128
 
+/* The runs of lines a streamed row's whole lines of `bytes` are written in: `parts` where they make
+ * CPU_STREAM_SPLIT_MIN_BYTES or more, else one. */
+static inline int64_t streamed_parts(int64_t parts, int64_t bytes)
+{
+    return bytes >= CPU_STREAM_SPLIT_MIN_BYTES ? parts : 1;
+}
+
 /* A streamed row of n elements of w bytes at o: its whole 64-byte lines are elements [lo, hi).
  * Returns 0 where it has none, or o is not on an element boundary of them. */
 static inline int whole_lines(const void *o, int64_t n, size_t w, int64_t *lo, int64_t *hi)

@@ -195,5 +195,8 @@ const cpu_expanded_fn clsel_priv_cpu_avx2_expanded[CPU_STORE_KINDS][4][2][2] = {
     {EXPANDED_ENTRIES(1, 1), EXPANDED_ENTRIES(2, 1), EXPANDED_ENTRIES(4, 1),
      EXPANDED_ENTRIES(8, 1)},
     {EXPANDED_ENTRIES(1, 2), EXPANDED_ENTRIES(2, 2), EXPANDED_ENTRIES(4, 2),
-     EXPANDED_ENTRIES(8, 2)}};
+     EXPANDED_ENTRIES(8, 2)},
+    /* split: the expanded rows are not split (the reader moves on in order), the streamed ones */
+    {EXPANDED_ENTRIES(1, 1), EXPANDED_ENTRIES(2, 1), EXPANDED_ENTRIES(4, 1),
+     EXPANDED_ENTRIES(8, 1)}};
 #endif

@@ -54,13 +54,14 @@ static void no_fence(void)
 {
 }
 /* No tiled or expanded rows: a tiled input, and a repeated element, are gathered whole. */
-static const cpu_loops portable = {{CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS},
-                                   NULL,
-                                   NULL,
-                                   no_fence,
-                                   {NULL, NULL, NULL, NULL},
-                                   {{NULL, NULL, NULL, NULL}, {NULL, NULL, NULL, NULL}},
-                                   NULL};
+static const cpu_loops portable = {
+    {CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS},
+    NULL,
+    NULL,
+    no_fence,
+    {NULL, NULL, NULL, NULL},
+    {{NULL, NULL, NULL, NULL}, {NULL, NULL, NULL, NULL}},
+    NULL};
 
 const cpu_loops *clsel_priv_cpu_loops(void)
 {

@@ -93,12 +93,14 @@ typedef void (*cpu_run_loop)(const struct cpu_gather_walk *g, uint8_t *dst, cons
 typedef void (*cpu_transpose_loop)(const struct cpu_gather_walk *g, const uint8_t *src,
                                    uint8_t *dst);
 
-/* How the row loops store: into the caches, streamed past them, or streamed with the cond (a run
- * read in place from memory) prefetched ahead. The portable set stores all three the same way. */
+/* How the row loops store: into the caches, streamed past them, streamed with the cond (a run
+ * read in place from memory) prefetched ahead, or streamed in CPU_STREAM_PARTS runs of lines side
+ * by side (the prefetched ones too). The portable set stores all four the same way. */
 enum cpu_stores {
     CPU_STORES_CACHED,
     CPU_STORES_STREAMED,
     CPU_STORES_PREFETCHED,
+    CPU_STORES_SPLIT,
     CPU_STORE_KINDS
 };
 

@@ -55,11 +55,28 @@
         if (i < n)                                                                          \
             _mm256_storeu_si256((__m256i *)(o + n - LANES), VEC(W, CV, TV, EV, n - LANES)); \
     }
-/* Streamed, as NAME##_S; with PREFETCH (S 2), a cond read in place is prefetched
+/* One whole 64-byte line of a streamed row, elements [i, i + 64 / W): two streamed stores. */
+#define STREAMED_LINE(NAME, W, T, CV, TV, EV, S)                                            \
+    AVX2 static inline void NAME##_line_##S(const uint8_t *c, const T *t, const T *e, T *o, \
+                                            int64_t i)                                      \
+    {                                                                                       \
+        (void)c, (void)t, (void)e;                                                          \
+        _mm256_stream_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));                     \
+        _mm256_stream_si256((__m256i *)(o + i + 32 / W), VEC(W, CV, TV, EV, i + 32 / W));   \
+    }
+/* Streamed, as NAME##_S. With PREFETCH (S 2), a cond read in place is prefetched
  * CPU_COND_PREFETCH_BYTES of output ahead, once per line of it, at the first vector that reads
  * the line: where blocks gather between the rows, the cond's loads stalled on memory without it
- * (perf: 59 % of the short draw's sweep-030 loop on the cond's load; docs/tuning.md). */
-#define STREAMED_LOOP(NAME, W, T, CV, TV, EV, S, PREFETCH)                                      \
+ * (perf: 59 % of the short draw's sweep-030 loop on the cond's load; docs/tuning.md). With PARTS
+ * above 1 (S 3), a row's whole lines, where they make CPU_STREAM_SPLIT_MIN_BYTES or more, are
+ * PARTS runs of lines written side by side, a line of each in turn: the walk asks for that where
+ * one or two inputs stream from memory where they lie (cpu_walk.c, splits_streams), as one run of
+ * reads keeps too few of a core's misses in flight (docs/tuning.md, CPU_STREAM_PARTS). The lines
+ * left after the runs, and every line of a row not split, go a vector at a time: a line at a time
+ * in two stores, rows copied from the caches took 1.2-1.5x as long (sweep-008 and -058 of the
+ * short draw, one thread). */
+#define STREAMED_LOOP(NAME, W, T, CV, TV, EV, S, PREFETCH, PARTS)                               \
+    STREAMED_LINE(NAME, W, T, CV, TV, EV, S)                                                    \
     AVX2 static void NAME##_##S(int64_t n, const uint8_t *c, const void *tv, const void *ev,    \
                                 void *ov)                                                       \
     {                                                                                           \
@@ -84,7 +101,13 @@
             NAME##_0(lo, c, tv, ev, part);                                                      \
             stream_bytes((uint8_t *)o, (const uint8_t *)part, (size_t)lo *W);                   \
         }                                                                                       \
-        for (int64_t i = lo; i < hi; i += 32 / W) {                                             \
+        const int64_t parts = streamed_parts(PARTS, (hi - lo) * W);                             \
+        const int64_t part_lines = parts > 1 ? (hi - lo) / LINE / parts : 0,                    \
+                      after = lo + parts * part_lines * LINE;                                   \
+        for (int64_t i = lo; i < lo + part_lines * LINE; i += LINE)                             \
+            for (int64_t k = 0; k < parts; ++k)                                                 \
+                NAME##_line_##S(c, t, e, o, i + k * part_lines * LINE);                         \
+        for (int64_t i = after; i < hi; i += 32 / W) {                                          \
             if (CV && PREFETCH && ((uintptr_t)(c + i) & 63) < 32 / W)                           \
                 _mm_prefetch((const char *)(c + i + CPU_COND_PREFETCH_BYTES / W), _MM_HINT_T0); \
             _mm256_stream_si256((__m256i *)(o + i), VEC(W, CV, TV, EV, i));                     \
@@ -97,7 +120,7 @@
     }
 #define LOOPS(NAME, W, T, CV, TV, EV)   \
     CACHED_LOOP(NAME, W, T, CV, TV, EV) \
-    STREAMED_LOOP(NAME, W, T, CV, TV, EV, 1, 0)
+    STREAMED_LOOP(NAME, W, T, CV, TV, EV, 1, 0, 1)
 
 /* Cond fixed: the copy or fill of the operand cond picks. */
 #define ROW_PICK(W, TV, EV, S)                                                              \
@@ -109,20 +132,25 @@
         ((take_then ? TV : EV) ? copy_##W##_##S : fill_##W##_##S)(n, c, src, src, o);       \
     }                                                                                       \
     CPU_ROWS_FN(AVX2, pick_##W##_##TV##EV##_##S)
-#define ROW_KIND(W, T, TV, EV)                                 \
-    ROW_PICK(W, TV, EV, 0)                                     \
-    ROW_PICK(W, TV, EV, 1)                                     \
-    LOOPS(blend_##W##_##TV##EV, W, T, 1, TV, EV)               \
-    STREAMED_LOOP(blend_##W##_##TV##EV, W, T, 1, TV, EV, 2, 1) \
-    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_0)                \
-    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_1)                \
-    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_2)
+#define ROW_KIND(W, T, TV, EV)                                                   \
+    ROW_PICK(W, TV, EV, 0)                                                       \
+    ROW_PICK(W, TV, EV, 1)                                                       \
+    ROW_PICK(W, TV, EV, 3)                                                       \
+    LOOPS(blend_##W##_##TV##EV, W, T, 1, TV, EV)                                 \
+    STREAMED_LOOP(blend_##W##_##TV##EV, W, T, 1, TV, EV, 2, 1, 1)                \
+    STREAMED_LOOP(blend_##W##_##TV##EV, W, T, 1, TV, EV, 3, 0, CPU_STREAM_PARTS) \
+    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_0)                                  \
+    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_1)                                  \
+    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_2)                                  \
+    CPU_ROWS_FN(AVX2, blend_##W##_##TV##EV##_3)
 /* Not formatted: one function a line (the formatter packs macro calls that end in no ';'). */
 /* clang-format off */
-#define ROWS(W, T)                 \
-    EACH_PAIR(BLEND_VEC, W, T)     \
-    LOOPS(copy_##W, W, T, 0, 1, 0) \
-    LOOPS(fill_##W, W, T, 0, 0, 0) \
+#define ROWS(W, T)                                                  \
+    EACH_PAIR(BLEND_VEC, W, T)                                      \
+    LOOPS(copy_##W, W, T, 0, 1, 0)                                  \
+    STREAMED_LOOP(copy_##W, W, T, 0, 1, 0, 3, 0, CPU_STREAM_PARTS)  \
+    LOOPS(fill_##W, W, T, 0, 0, 0)                                  \
+    STREAMED_LOOP(fill_##W, W, T, 0, 0, 0, 3, 0, 1)                 \
     EACH_PAIR(ROW_KIND, W, T)
 /* clang-format on */
 EACH_WIDTH(ROWS)
@@ -657,7 +685,8 @@ AVX2 static void stream_fence(void)
 static const cpu_loops avx2_loops = {
     {{ENTRIES(1, 0, 0), ENTRIES(2, 0, 0), ENTRIES(4, 0, 0), ENTRIES(8, 0, 0)},
      {ENTRIES(1, 1, 1), ENTRIES(2, 1, 1), ENTRIES(4, 1, 1), ENTRIES(8, 1, 1)},
-     {ENTRIES(1, 1, 2), ENTRIES(2, 1, 2), ENTRIES(4, 1, 2), ENTRIES(8, 1, 2)}},
+     {ENTRIES(1, 1, 2), ENTRIES(2, 1, 2), ENTRIES(4, 1, 2), ENTRIES(8, 1, 2)},
+     {ENTRIES(1, 3, 3), ENTRIES(2, 3, 3), ENTRIES(4, 3, 3), ENTRIES(8, 3, 3)}},
     run_loop,
     shuffle_avx2,
     stream_fence,

@@ -159,6 +159,30 @@ static int prefetches_cond(const cpu_walk *walk)
            b->w <= CPU_COND_PREFETCH_WIDEST;
 }
 
+/* Whether a streamed walk's rows write their lines in runs side by side (CPU_STORES_SPLIT,
+ * CPU_STREAM_PARTS): one or two of the inputs they read stream from memory where they lie, the
+ * others fixed or gathered into the caches. Not where three stream (their runs of reads already
+ * keep a core's misses in flight), nor where a fixed cond may pick a gathered input: a copy from
+ * the caches ran 1.2-1.3x slower in parts (docs/tuning.md). */
+static int splits_streams(const cpu_walk *walk)
+{
+    const cpu_blocks *b = &walk->blocks;
+    int from_memory = 0, full_width = 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+        if (b->access[op] == CPU_ACCESS_FIXED)
+            continue;
+        const int in_place = b->access[op] == CPU_ACCESS_RUN ||
+                             (walk->in_place[op] && walk->row_access[op] == CPU_ACCESS_RUN);
+        if (in_place && streams(b->it, op)) {
+            ++from_memory;
+            full_width |= input_width(walk, op) == (int64_t)b->w;
+        } else if (b->access[PLAN_COND] == CPU_ACCESS_FIXED) {
+            return 0;
+        }
+    }
+    return full_width && from_memory <= 2;
+}
+
 /* Whether every block's select is a copy of what a block gathered from a streamed input: the cond
  * is fixed over each block, and some input gathered anew for every block streams. */
 static int copies_streamed_gather(const cpu_walk *walk)
@@ -700,6 +724,7 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     job.walk = walk;
     const enum cpu_stores stores = !walk->stream           ? CPU_STORES_CACHED
                                    : prefetches_cond(walk) ? CPU_STORES_PREFETCHED
+                                   : splits_streams(walk)  ? CPU_STORES_SPLIT
                                                            : CPU_STORES_STREAMED;
     const cpu_loops *loops = walk->loops;
     const int slot = clsel_priv_width_slot(b->w);

@@ -95,7 +95,7 @@ typedef void (*cpu_transpose_loop)(const struct cpu_gather_walk *g, const uint8_
 
 /* How the row loops store: into the caches, streamed past them, streamed with the cond (a run
  * read in place from memory) prefetched ahead, or streamed in CPU_STREAM_PARTS runs of lines side
- * by side (the prefetched ones too). The portable set stores all four the same way. */
+ * by side. The portable set stores all four the same way. */
 enum cpu_stores {
     CPU_STORES_CACHED,
     CPU_STORES_STREAMED,

@@ -160,10 +160,12 @@ static int prefetches_cond(const cpu_walk *walk)
 }
 
 /* Whether a streamed walk's rows write their lines in runs side by side (CPU_STORES_SPLIT,
- * CPU_STREAM_PARTS): one or two of the inputs they read stream from memory where they lie, the
- * others fixed or gathered into the caches. Not where three stream (their runs of reads already
- * keep a core's misses in flight), nor where a fixed cond may pick a gathered input: a copy from
- * the caches ran 1.2-1.3x slower in parts (docs/tuning.md). */
+ * CPU_STREAM_PARTS): one or two of the inputs they read stream from memory where they lie, one of
+ * them as wide as the output's elements, the others fixed or gathered into the caches. Not where
+ * three stream (their runs of reads already keep a core's misses in flight), where the one that
+ * streams is a narrower cond (f32 under a 1-byte cond ran 1.08-1.10x slower in parts), nor where
+ * a fixed cond may pick a gathered input (a copy from the caches, 1.2-1.3x slower; docs/tuning.md).
+ * The prefetched rows are not split either (CPU_STORES_PREFETCHED is chosen first). */
 static int splits_streams(const cpu_walk *walk)
 {
     const cpu_blocks *b = &walk->blocks;

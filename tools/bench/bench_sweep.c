@@ -22,7 +22,11 @@
  * outermost from {1,2,3,4,5,7,8,13,16,31,40}, the outermost grown to the size drawn,
  * each input full on a random subset of the dims (each dim kept with a probability
  * drawn as above), leading dims dropped now and then, conds as above. The default,
- * "mixed", draws pattern k short when k % 3 == 2 and broad otherwise. */
+ * "mixed", draws pattern k short when k % 3 == 2 and broad otherwise. The "interleaved" draw
+ * is the short one drawn differently, to check what was tuned on it: rank 3 or 4, the inner
+ * dims any of 2-16 (uniform), each input keeping each inner dim with probability 1/2 and the
+ * outermost with 3/4, so that inputs repeated along one short dim meet inputs tiled along
+ * another (then [N,1,b] against else [N,a,1], say). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,7 +169,8 @@ static const clsel_dtype dtypes_by_width[4][3] = {{CLSEL_U8, CLSEL_I8, CLSEL_BOO
                                                   {CLSEL_F32, CLSEL_I32, CLSEL_U32},
                                                   {CLSEL_F64, CLSEL_I64, CLSEL_U64}};
 
-const char *const bench_sweep_draw_names[SWEEP_DRAWS] = {"mixed", "broad", "short"};
+const char *const bench_sweep_draw_names[SWEEP_DRAWS] = {"mixed", "broad", "short",
+                                                         "interleaved"};
 
 /* The output bytes of each size class (SWEEP_SIZE_*): the draw picks log-uniformly between the
  * two. */
@@ -202,6 +207,39 @@ static void draw_short(uint64_t *s, int size, bench_case *c)
     const int grows[3] = {c->cond_broadcast == CLSEL_COND_BIDIRECTIONAL, 1, 1};
     for (int op = 0; op < 3; ++op)
         draw_numpy_input(s, &out, in[op]);
+    cover_output(s, &out, in, grows);
+    memcpy(c->quick, c->full, sizeof c->full);
+}
+
+static void draw_interleaved(uint64_t *s, int size, bench_case *c)
+{
+    const int w = (int)between(s, 0, 3);
+    c->dtype = dtypes_by_width[w][between(s, 0, 2)];
+    const double pattern = unit(s);
+    c->broadcast = CLSEL_BROADCAST_NUMPY;
+    c->cond_broadcast = unit(s) < 0.6 ? CLSEL_COND_ONE_WAY : CLSEL_COND_BIDIRECTIONAL;
+    c->axis = -1;
+    c->pattern = pattern < 0.55   ? COND_RANDOM50
+                 : pattern < 0.7  ? COND_RANDOM10
+                 : pattern < 0.85 ? COND_ALL_TRUE
+                                  : COND_ALL_FALSE;
+    const double bytes = log_uniform(s, size_bytes[size][0], size_bytes[size][1]);
+    clsel_shape out;
+    out.rank = (int32_t)between(s, 3, 4);
+    double inner = 1;
+    for (int32_t d = 1; d < out.rank; ++d) {
+        out.dims[d] = between(s, 2, 16);
+        inner *= (double)out.dims[d];
+    }
+    out.dims[0] = (int64_t)ceil(bytes / (double)(1 << w) / inner);
+    clsel_shape *in[3] = {&c->full[0], &c->full[1], &c->full[2]};
+    for (int op = 0; op < 3; ++op) {
+        in[op]->rank = out.rank;
+        in[op]->dims[0] = unit(s) < 0.75 ? out.dims[0] : 1;
+        for (int32_t d = 1; d < out.rank; ++d)
+            in[op]->dims[d] = unit(s) < 0.5 ? out.dims[d] : 1;
+    }
+    const int grows[3] = {c->cond_broadcast == CLSEL_COND_BIDIRECTIONAL, 1, 1};
     cover_output(s, &out, in, grows);
     memcpy(c->quick, c->full, sizeof c->full);
 }
@@ -271,7 +309,9 @@ const bench_case *bench_sweep_case(uint64_t seed, int index, int size, int draw)
     uint64_t state = seed * 0x2545F4914F6CDD1Dull + (uint64_t)index * 0x9E3779B97F4A7C15ull;
     for (;;) { /* until the library takes the pattern */
         memset(c, 0, sizeof *c);
-        if (draw == SWEEP_DRAW_SHORT || (draw == SWEEP_DRAW_MIXED && index % 3 == 2))
+        if (draw == SWEEP_DRAW_INTERLEAVED)
+            draw_interleaved(&state, size, c);
+        else if (draw == SWEEP_DRAW_SHORT || (draw == SWEEP_DRAW_MIXED && index % 3 == 2))
             draw_short(&state, size, c);
         else
             draw_broad(&state, size, c);

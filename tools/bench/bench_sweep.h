@@ -16,6 +16,7 @@ enum {
     SWEEP_DRAW_MIXED,
     SWEEP_DRAW_BROAD,
     SWEEP_DRAW_SHORT,
+    SWEEP_DRAW_INTERLEAVED,
     SWEEP_DRAWS
 };
 extern const char *const bench_sweep_draw_names[SWEEP_DRAWS];

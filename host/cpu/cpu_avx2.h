@@ -1,6 +1,7 @@
-/* cpu_avx2.h - what the CPU path's AVX2 files share (cpu_loops_avx2.c, the loop table, and
- * cpu_expand_avx2.c, its expanded rows): the cond masks and broadcasts per element width, the
- * streamed stores and the row that streams its whole lines. Included only where they are compiled
+/* cpu_avx2.h - what the CPU path's AVX2 files share (cpu_loops_avx2.c, the loop table,
+ * cpu_expand_avx2.c, its expanded rows, and cpu_fused_avx2.c, its fused blocks): the cond masks and
+ * broadcasts per element width, the streamed stores, the row that streams its whole lines and two
+ * 16-byte loads as one vector. Included only where they are compiled
  * (x86-64, GCC or Clang), inside their guard. */
 #ifndef CLSEL_CPU_AVX2_H
 #define CLSEL_CPU_AVX2_H
@@ -167,7 +168,16 @@ stream_row(void *row, int64_t n, size_t w, uint8_t *o, row_part_fn part, row_par
     }
 }
 
-/* The expanded rows' table (cpu_expand_avx2.c), the AVX2 table's `expanded`. */
+/* Two 16-byte loads, from `low` and `high`, as the low and high lanes of one 32-byte vector. */
+AVX2 static inline __m256i load_pair(const uint8_t *low, const uint8_t *high)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)low)),
+                                   _mm_loadu_si128((const __m128i *)high), 1);
+}
+
+/* The expanded rows' table (cpu_expand_avx2.c), the AVX2 table's `expanded`, and the fused blocks'
+ * loops (cpu_fused_avx2.c), its `fused`. */
 extern const cpu_expanded_fn clsel_priv_cpu_avx2_expanded[CPU_STORE_KINDS][4][2][2];
+extern const cpu_fused_fn clsel_priv_cpu_avx2_fused[2][4][8];
 
 #endif

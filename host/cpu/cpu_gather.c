@@ -257,6 +257,95 @@ static int table_space(const cpu_gather_walk *g, int levels, int64_t rows, int64
     return 1;
 }
 
+int clsel_priv_cpu_piece_windows(const int64_t *at, int apart, int64_t *first, int64_t *second)
+{
+    int64_t lo = at[0];
+    for (int j = 1; j < 16; ++j)
+        lo = at[j] < lo ? at[j] : lo;
+    int64_t past = INT64_MAX, hi = lo; /* the lowest byte past the first window, and the highest */
+    for (int j = 0; j < 16; ++j) {
+        past = at[j] >= lo + 16 && at[j] < past ? at[j] : past;
+        hi = at[j] > hi ? at[j] : hi;
+    }
+    *first = lo;
+    *second = apart && past != INT64_MAX ? past : lo + 16;
+    if (hi >= *second + 16)
+        return 0;
+    return past == INT64_MAX ? 1 : 2;
+}
+
+/* The lowest and highest of n source bytes. */
+static void byte_range(const int64_t *at, int n, int64_t *lo, int64_t *hi)
+{
+    *lo = *hi = at[0];
+    for (int j = 1; j < n; ++j) {
+        *lo = at[j] < *lo ? at[j] : *lo;
+        *hi = at[j] > *hi ? at[j] : *hi;
+    }
+}
+
+int clsel_priv_cpu_shuffle_table_make(const int64_t *byte_at, int64_t pieces, int apart,
+                                      cpu_shuffle_table *t)
+{
+    if (pieces < 1 || pieces > CPU_SHUFFLE_MOST_PIECES)
+        return 0;
+    for (int64_t c = 0; c < pieces; ++c) {
+        const int windows =
+            clsel_priv_cpu_piece_windows(byte_at + 16 * c, apart, &t->from[c], &t->second[c]);
+        if (windows == 0)
+            return 0;
+        t->two[c] = windows == 2;
+    }
+    int64_t all_lo, all_hi;
+    byte_range(byte_at, (int)(16 * pieces), &all_lo, &all_hi);
+    t->pieces = (int)pieces;
+    t->shared = !apart && all_hi - all_lo < 32;
+    for (int64_t c = 0; c < pieces; ++c)
+        if (t->shared) {
+            t->from[c] = all_lo;
+            t->second[c] = all_lo + 16;
+            t->two[c] = all_hi - all_lo >= 16;
+        }
+    /* A fused block's pair whose 32 bytes come from one 16-byte window reads it once, into both
+     * lanes. */
+    for (int64_t c = 0; apart && c + 1 < pieces; c += 2) {
+        int64_t lo, hi;
+        byte_range(byte_at + 16 * c, 32, &lo, &hi);
+        if (hi - lo < 16) {
+            t->from[c] = t->from[c + 1] = lo;
+            t->second[c] = t->second[c + 1] = lo + 16;
+        }
+    }
+    for (int64_t c = 0; c < pieces; ++c)
+        for (int j = 0; j < 16; ++j) {
+            const int64_t from = byte_at[16 * c + j];
+            const int in_first = from < t->from[c] + 16;
+            t->order[0][c][j] = (uint8_t)(in_first ? from - t->from[c] : 0x80);
+            t->order[1][c][j] = (uint8_t)(in_first ? 0x80 : from - t->second[c]);
+        }
+    /* piece `pieces`: the pair's spare, a copy of the last */
+    t->from[pieces] = t->from[pieces - 1];
+    t->second[pieces] = t->second[pieces - 1];
+    t->two[pieces] = t->two[pieces - 1];
+    memcpy(t->order[0][pieces], t->order[0][pieces - 1], 16);
+    memcpy(t->order[1][pieces], t->order[1][pieces - 1], 16);
+    /* Pieces are loaded in pairs, and where either of a pair has a second window both read one
+     * (cpu_loops_avx2.c's shuffle_pair, cpu_fused_avx2.c's fused_pair): counted per piece, a
+     * pair's one-window piece beside a two-window one read 16 bytes past the reach, and past the
+     * input's end (fuzz_cpu, regressions/cpu/shuffle_table_past_input_end). */
+    t->reach = 0;
+    for (int64_t c = 0; c < pieces; c += 2) {
+        int64_t reach = (t->from[c] > t->from[c + 1] ? t->from[c] : t->from[c + 1]) + 16;
+        if (t->two[c] | t->two[c + 1]) {
+            const int64_t second =
+                t->second[c] > t->second[c + 1] ? t->second[c] : t->second[c + 1];
+            reach = second + 16 > reach ? second + 16 : reach;
+        }
+        t->reach = reach > t->reach ? reach : t->reach;
+    }
+    return 1;
+}
+
 /* The table of `rows` runs of `run` bytes (levels [0, levels)), `step` source bytes apart, bytes
  * past the last run repeating its last byte's source; 0 where a piece's source spans over 32 bytes
  * (every piece reads one window where the whole table's does not). The counter walks the table's
@@ -269,7 +358,7 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
     if (bytes <= 0 || pieces > CPU_SHUFFLE_PIECES || !table_space(g, levels, rows, step, &space))
         return 0;
     /* each byte's source offset, piece by piece */
-    int64_t at[CPU_SHUFFLE_PIECES][16], lo[CPU_SHUFFLE_PIECES], hi[CPU_SHUFFLE_PIECES];
+    int64_t at[CPU_SHUFFLE_PIECES][16];
     int64_t *const byte_at = &at[0][0];
 #ifdef __clang_analyzer__
     /* Suppression: the analyzer does not follow the walk below through every byte of the pieces
@@ -291,48 +380,10 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
     }
     for (; filled < 16 * pieces; ++filled)
         byte_at[filled] = byte_at[bytes - 1];
-    int64_t all_lo = INT64_MAX, all_hi = INT64_MIN;
-    for (int64_t c = 0; c < pieces; ++c) {
-        lo[c] = INT64_MAX;
-        hi[c] = INT64_MIN;
-        for (int j = 0; j < 16; ++j) {
-            lo[c] = at[c][j] < lo[c] ? at[c][j] : lo[c];
-            hi[c] = at[c][j] > hi[c] ? at[c][j] : hi[c];
-        }
-        if (hi[c] - lo[c] >= 32)
-            return 0;
-        all_lo = lo[c] < all_lo ? lo[c] : all_lo;
-        all_hi = hi[c] > all_hi ? hi[c] : all_hi;
-    }
-    t->pieces = (int)pieces;
-    t->shared = all_hi - all_lo < 32;
+    if (!clsel_priv_cpu_shuffle_table_make(byte_at, pieces, 0, t))
+        return 0;
     t->rows = rows;
     t->advance = rows * step;
-    for (int64_t c = 0; c < pieces; ++c) {
-        const int64_t base = t->shared ? all_lo : lo[c];
-        t->from[c] = base;
-        t->two[c] = (t->shared ? all_hi : hi[c]) - base >= 16;
-        for (int j = 0; j < 16; ++j) {
-            const int64_t d = at[c][j] - base;
-            t->order[0][c][j] = (uint8_t)(d < 16 ? d : 0x80);
-            t->order[1][c][j] = (uint8_t)(d >= 16 ? d - 16 : 0x80);
-        }
-    }
-    /* piece `pieces`: the pair's spare, a copy of the last */
-    t->from[pieces] = t->from[pieces - 1];
-    t->two[pieces] = t->two[pieces - 1];
-    memcpy(t->order[0][pieces], t->order[0][pieces - 1], 16);
-    memcpy(t->order[1][pieces], t->order[1][pieces - 1], 16);
-    /* Pieces are loaded in pairs, and where either of a pair has a 32-byte window both read one
-     * (cpu_loops_avx2.c's shuffle_pair): counted per piece, a pair's 16-byte piece beside a
-     * 32-byte one read 16 bytes past the reach, and past the input's end (fuzz_cpu,
-     * regressions/cpu/shuffle_table_past_input_end). */
-    t->reach = 0;
-    for (int64_t c = 0; c < pieces; c += 2) {
-        const int64_t from = t->from[c] > t->from[c + 1] ? t->from[c] : t->from[c + 1],
-                      reach = from + (t->two[c] | t->two[c + 1] ? 32 : 16);
-        t->reach = reach > t->reach ? reach : t->reach;
-    }
     return 1;
 }
 

@@ -13,21 +13,20 @@
  * past a run's end). */
 #define CPU_GATHER_SLACK 32
 
-/* A periodic shuffle: 16-byte pieces, each a byte shuffle of one or two 16-byte source loads at a
- * fixed offset. A table is `rows` runs (a whole number of pieces where the windows allow, else one
- * run, its last piece spilling into the next run's place), `advance` source bytes apart; pieces go
- * two at a time (one 32-byte shuffle): room for one more. */
-typedef struct cpu_shuffle_table {
-    int pieces;
-    int shared; /* every piece reads the one window at from[0] */
-    int64_t rows, advance;
-    int64_t reach; /* source bytes past the table's start that its loads touch */
-    int64_t from[CPU_SHUFFLE_PIECES + 1];
-    uint8_t two[CPU_SHUFFLE_PIECES + 1]; /* the window is 17-32 bytes: a second load */
-    /* each piece's byte order over the low [0] and high [1] 16 bytes of its window (0x80: from the
-     * other half) */
-    uint8_t order[2][CPU_SHUFFLE_PIECES + 1][16];
-} cpu_shuffle_table;
+/* The windows of a piece's 16 source bytes (at): the first 16 bytes from the lowest, the second
+ * from the lowest past those where `apart` (else the 16 after the first: one 32-byte window).
+ * Returns how many the bytes take, 0 where some byte lies in neither. */
+int clsel_priv_cpu_piece_windows(const int64_t *at, int apart, int64_t *first, int64_t *second);
+/* The pieces of a shuffle table from each of their bytes' source byte (byte_at: 16 a piece, from
+ * the table's source start, none negative), their windows placed as above: each piece's windows,
+ * its byte order and the table's reach; its rows and advance are the caller's. Shared (one
+ * window for every piece, which a gather's loop loads once a table) only where not `apart`: a
+ * fused block's loop loads every pair's windows, and a shared window of 17-32 bytes would take
+ * both for each. 0 where a piece's
+ * bytes do not fit its windows, or the table would have no pieces or more than
+ * CPU_SHUFFLE_MOST_PIECES. */
+int clsel_priv_cpu_shuffle_table_make(const int64_t *byte_at, int64_t pieces, int apart,
+                                      cpu_shuffle_table *t);
 
 /* One input's gather: its block dims of more than one index, innermost first, and the loop for its
  * runs. */

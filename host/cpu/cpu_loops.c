@@ -53,7 +53,8 @@ CLSEL_ROW_FNS(uint64_t)
 static void no_fence(void)
 {
 }
-/* No tiled or expanded rows: a tiled input, and a repeated element, are gathered whole. */
+/* No tiled, expanded or fused rows: a tiled input, a repeated element and a pattern are gathered
+ * whole. */
 static const cpu_loops portable = {
     {CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS, CLSEL_ROW_WIDTHS},
     NULL,
@@ -61,6 +62,7 @@ static const cpu_loops portable = {
     no_fence,
     {NULL, NULL, NULL, NULL},
     {{NULL, NULL, NULL, NULL}, {NULL, NULL, NULL, NULL}},
+    NULL,
     NULL};
 
 const cpu_loops *clsel_priv_cpu_loops(void)

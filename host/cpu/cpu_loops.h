@@ -83,6 +83,39 @@ typedef struct cpu_expand_reader {
  * other one is read as the row loops read it, and of the expanded one is not read. */
 typedef void (*cpu_expanded_fn)(const cpu_rows *rows, cpu_expand_reader *reader);
 
+/* A periodic shuffle: 16-byte pieces, each a byte shuffle of one or two 16-byte source loads at
+ * fixed offsets (the second 16 bytes after the first in a gather's tables, anywhere after it in a
+ * fused block's). A gather's table (cpu_gather.h) is `rows` runs (a whole number of pieces where
+ * the windows allow, else one run, its last piece spilling into the next run's place), `advance`
+ * source bytes apart, of at most CPU_SHUFFLE_PIECES pieces; a fused block's (cpu_fused.c) is the
+ * output vectors of `rows` rows of the block, of up to CPU_SHUFFLE_MOST_PIECES. Pieces go two at a
+ * time (one 32-byte shuffle): room for one more. */
+typedef struct cpu_shuffle_table {
+    int pieces;
+    int shared; /* every piece reads the one window at from[0] */
+    int64_t rows, advance;
+    int64_t reach; /* source bytes past the table's start that its loads touch */
+    int64_t from[CPU_SHUFFLE_MOST_PIECES + 1], second[CPU_SHUFFLE_MOST_PIECES + 1];
+    uint8_t two[CPU_SHUFFLE_MOST_PIECES + 1]; /* the piece reads its second window */
+    /* each piece's byte order over its first [0] and second [1] window (0x80: from the other) */
+    uint8_t order[2][CPU_SHUFFLE_MOST_PIECES + 1][16];
+} cpu_shuffle_table;
+
+/* A fused block's inputs (cpu_fused.c): each read where it lies, as a run (its vectors at src; a
+ * cond's a byte an element) or through a table of `pairs` output vectors from src, src moving on
+ * after each table by the table's advance, or a run's by run_advance (its table's bytes; 0 for a
+ * run read again for every table). A table's cond gives a byte of the element's cond for every
+ * output byte. */
+typedef struct cpu_fused_inputs {
+    const cpu_shuffle_table *table[3]; /* NULL: a run */
+    const uint8_t *src[3];
+    int64_t run_advance[3];
+    int64_t pairs;
+} cpu_fused_inputs;
+/* `vectors` 32-byte output vectors at out (32-byte aligned where streamed), the first the first of
+ * a table, the inputs moved on past the whole tables among them. */
+typedef void (*cpu_fused_fn)(cpu_fused_inputs *in, int64_t vectors, uint8_t *out);
+
 /* A gather's loop over n runs of g->run_bytes, read `step` bytes apart and written one after
  * another (cpu_gather.h). */
 struct cpu_gather_walk;
@@ -118,6 +151,9 @@ typedef struct cpu_loops {
     /* [enum cpu_stores][element width index][then 0, else 1 expanded][the other advances]; NULL:
      * the set has none, repeated elements are gathered */
     const cpu_expanded_fn (*expanded)[4][2][2];
+    /* [streamed stores][element width index][cond, then, else read through a table: bits 0, 1, 2];
+     * NULL: the set has none, blocks are gathered */
+    const cpu_fused_fn (*fused)[4][8];
 } cpu_loops;
 
 /* The loops of this processor: AVX2 where it has them, unless knob CLSEL_PRIV_KNOB_PORTABLE_CPU

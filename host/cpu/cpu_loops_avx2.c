@@ -492,13 +492,6 @@ TRANSPOSE_AVX2(2, 16)
 TRANSPOSE_AVX2(4, 32)
 TRANSPOSE_AVX2(8, 64)
 
-/* Two 16-byte loads, from `low` and `high`, as the low and high lanes of one 32-byte vector. */
-AVX2 static inline __m256i load_pair(const uint8_t *low, const uint8_t *high)
-{
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)low)),
-                                   _mm_loadu_si128((const __m128i *)high), 1);
-}
-
 /* Runs of one element repeated, from consecutive source elements (an [N,1] input against [N,M],
  * M short): 16 output bytes at a time, a byte shuffle of their 16 source bytes, cycling with
  * the phase of the runs against the pieces. A period per step, each piece at a fixed offset
@@ -562,14 +555,14 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
     }
 }
 
-/* Pieces c and c + 1 of a table at s: their windows in the two lanes, one 32-byte shuffle per
- * window half. */
+/* Pieces c and c + 1 of a gather's table at s: their windows in the two lanes, one 32-byte shuffle
+ * per window half. */
 AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_table *t, int c, const uint8_t *s)
 {
     const __m256i low = load_pair(s + t->from[c], s + t->from[c + 1]);
     __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
     if (t->two[c] | t->two[c + 1]) {
-        const __m256i high = load_pair(s + t->from[c] + 16, s + t->from[c + 1] + 16);
+        const __m256i high = load_pair(s + t->second[c], s + t->second[c + 1]);
         v = _mm256_or_si256(
             v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
     }
@@ -624,7 +617,7 @@ static void shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *
             for (int j = 0; j < 16; ++j) {
                 const uint8_t low = t->order[0][c][j];
                 d[16 * c + j] =
-                    low < 16 ? s[t->from[c] + low] : s[t->from[c] + 16 + t->order[1][c][j]];
+                    low < 16 ? s[t->from[c] + low] : s[t->second[c] + t->order[1][c][j]];
             }
     }
 }
@@ -693,7 +686,8 @@ static const cpu_loops avx2_loops = {
     {transpose_avx2_1, transpose_avx2_2, transpose_avx2_4, transpose_avx2_8},
     {{tiled_1_0_rows, tiled_2_0_rows, tiled_4_0_rows, tiled_8_0_rows},
      {tiled_1_1_rows, tiled_2_1_rows, tiled_4_1_rows, tiled_8_1_rows}},
-    clsel_priv_cpu_avx2_expanded};
+    clsel_priv_cpu_avx2_expanded,
+    clsel_priv_cpu_avx2_fused};
 
 const cpu_loops *clsel_priv_cpu_avx2_loops(void)
 {

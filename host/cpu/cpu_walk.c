@@ -8,6 +8,7 @@
 #include "common/tuning.h"
 /* CPU_BLOCK_BYTES, CPU_LONG_ROW_BYTES, CPU_GATHER_BYTES, ... */
 #include "common/tuning_constants.h"
+#include "cpu/cpu_fused.h"
 #include "cpu/cpu_gather.h"
 #include "cpu/cpu_walk.h"
 
@@ -434,6 +435,19 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
     memset(walk->in_place, 0, sizeof walk->in_place);
     if (!tiles && !walk->by_chunk)
         choose_rows_in_place(walk, long_row);
+    clsel_priv_cpu_fused_choose(walk);
+    if (walk->fused.on && forced_block <= 0) {
+        /* A fused walk gathers nothing: its blocks take CPU_BLOCK_BYTES whatever room the gathers
+         * had, in whole tables, so that every block's vectors start at one phase of its tables
+         * (made again where the phase changes). */
+        const cpu_walk gathered = *walk;
+        const int64_t span = walk->fused.span;
+        clsel_priv_cpu_blocks_make(it, w, CPU_BLOCK_BYTES / span * span / (int64_t)w, long_row,
+                                   tiles, &walk->blocks);
+        clsel_priv_cpu_fused_choose(walk);
+        if (!walk->fused.on)
+            *walk = gathered;
+    }
 }
 
 /* A gathered input: which block elements the buffer holds (valid while offset and split match). */
@@ -715,7 +729,9 @@ static void run_lines(block_job *job, int64_t first, int64_t last)
     }
 }
 
-void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
+/* The blocks of a walk that is not fused: gathered, read in place or scattered. Not inlined: its
+ * gather buffer stays off the stack of a fused walk. */
+__attribute__((noinline)) static void walk_blocks(const cpu_walk *walk, const cpu_tensors *t)
 {
     const cpu_blocks *b = &walk->blocks;
     /* Each gathered input's part, and a scattered output's, starts on a cache line and has
@@ -792,4 +808,12 @@ void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
     }
     if (walk->stream)
         walk->loops->fence();
+}
+
+void clsel_priv_cpu_walk_run(const cpu_walk *walk, const cpu_tensors *t)
+{
+    if (walk->fused.on)
+        clsel_priv_cpu_fused_run(walk, t);
+    else
+        walk_blocks(walk, t);
 }

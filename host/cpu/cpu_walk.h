@@ -14,6 +14,20 @@ typedef struct cpu_tensors {
     uint8_t *out;
 } cpu_tensors;
 
+/* Blocks fused (cpu_fused.c): every input read by the blend where it lies, as a run, or through a
+ * shuffle table of `rows` rows of the block's whole dims (`span` output bytes, whole vectors), or,
+ * the same for every row, from its bytes for one table computed once; no gather buffer. */
+typedef enum cpu_fused_kind {
+    CPU_FUSED_RUN,    /* a contiguous run through the block */
+    CPU_FUSED_TABLE,  /* a pattern that moves on from row to row: a shuffle table */
+    CPU_FUSED_REPEAT, /* a pattern the same in every row: a table's bytes, read again */
+} cpu_fused_kind;
+typedef struct cpu_fused {
+    int on;
+    cpu_fused_kind kind[3]; /* cond, then, else */
+    int64_t rows, span;
+} cpu_fused;
+
 typedef struct cpu_walk {
     const cpu_loops *loops;
     cpu_blocks blocks;
@@ -39,6 +53,7 @@ typedef struct cpu_walk {
     int64_t row_elements;
     int in_place[3];
     cpu_access row_access[3]; /* along a row: a run or fixed, for the inputs in place */
+    cpu_fused fused;
 } cpu_walk;
 
 /* The walk of space `it` (elements of w bytes; count > 0). */

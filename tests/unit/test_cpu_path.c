@@ -216,6 +216,52 @@ static void test_expanded_repeats(void)
     check_against_oracle_at(&reread[1], CLSEL_F32, 8, 1);
 }
 
+/* Fused blocks (cpu_fused.c): two inputs or more patterns of short inner dims that move from row
+ * to row (shuffle tables), beside runs and inputs the same in every row (repeated). Each in every
+ * element width, over a few blocks from an output 0 to 3 elements into its buffer (the tables made
+ * for each phase, the elements before the first 32-byte boundary and after the last whole vector
+ * one by one), and streamed (past CPU_STREAM_MIN_BYTES, 8 MiB) one and three elements in; the
+ * inputs end where their buffers do, so a table read past an input's end is the sanitizers'. */
+static void test_fused_blocks(void)
+{
+    static const clsel_dtype dtypes[] = {CLSEL_U8, CLSEL_F16, CLSEL_F32, CLSEL_F64};
+    enum {
+        N = -1 /* the outer dim, as long as the output's size asks */
+    };
+    const struct {
+        clsel_shape shape[3]; /* cond, then, else */
+        int64_t row;          /* the elements after N */
+    } patterns[] = {
+        /* a tiled row's end and start in one vector: two windows a piece */
+        {{SHAPE(N, 1, 12), SHAPE(N, 1, 12), SHAPE(N, 12, 1)}, 144},
+        /* a repeat, a constant block and a tile */
+        {{SHAPE(N, 14, 1), SHAPE(14, 6), SHAPE(N, 1, 6)}, 84},
+        /* a block tiled twice, each element of then repeated 80 times, a row tiled ten times */
+        {{SHAPE(N, 1, 10, 8), SHAPE(N, 2, 1, 1), SHAPE(N, 2, 1, 8)}, 160},
+        /* a run beside a repeat and a tile, and a cond that is the run */
+        {{SHAPE(N, 3, 1), SHAPE(N, 1, 13), SHAPE(N, 3, 13)}, 39},
+        {{SHAPE(N, 3, 13), SHAPE(N, 1, 13), SHAPE(N, 3, 1)}, 39},
+        /* rows of one vector or less, tables of many rows */
+        {{SHAPE(N, 1, 4), SHAPE(N, 1, 4), SHAPE(4, 1)}, 16},
+    };
+    uint64_t seed = 40;
+    for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; ++p)
+        for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; ++d) {
+            const int64_t w = (int64_t)clsel_dtype_size(dtypes[d]);
+            for (int streamed = 0; streamed < 2; ++streamed) {
+                const int64_t bytes = streamed ? ((int64_t)8 << 20) + 4096 : 300000;
+                oracle_case c = two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, patterns[p].shape[0],
+                                                  patterns[p].shape[1], patterns[p].shape[2]));
+                for (int k = 0; k < 3; ++k)
+                    for (int32_t i = 0; i < c.shape[k].rank; ++i)
+                        if (c.shape[k].dims[i] == N)
+                            c.shape[k].dims[i] = bytes / (patterns[p].row * w) + 1;
+                for (int offset = streamed; offset < 4; offset += streamed ? 2 : 1)
+                    check_against_oracle_at(&c, dtypes[d], seed++, offset);
+            }
+        }
+}
+
 /* Periods of 1 KiB or more that every block reads again, whose bytes are not whole cache lines
  * (cpu_walk.c, choose_period): rows of as many periods as make whole lines, a then row tiled within
  * each period crossing from one row of its tiles to the next inside them. i16 cond [40,13,3] under
@@ -508,6 +554,7 @@ static const test_case cases[] = {
     {"broadcast_patterns", test_broadcast_patterns},
     {"fixed_cond_gathers", test_fixed_cond_gathers},
     {"expanded_repeats", test_expanded_repeats},
+    {"fused_blocks", test_fused_blocks},
     {"long_periods", test_long_periods},
     {"rows_in_place", test_rows_in_place},
     {"rows_in_place_fixed_cond", test_rows_in_place_fixed_cond},

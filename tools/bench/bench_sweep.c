@@ -169,8 +169,7 @@ static const clsel_dtype dtypes_by_width[4][3] = {{CLSEL_U8, CLSEL_I8, CLSEL_BOO
                                                   {CLSEL_F32, CLSEL_I32, CLSEL_U32},
                                                   {CLSEL_F64, CLSEL_I64, CLSEL_U64}};
 
-const char *const bench_sweep_draw_names[SWEEP_DRAWS] = {"mixed", "broad", "short",
-                                                         "interleaved"};
+const char *const bench_sweep_draw_names[SWEEP_DRAWS] = {"mixed", "broad", "short", "interleaved"};
 
 /* The output bytes of each size class (SWEEP_SIZE_*): the draw picks log-uniformly between the
  * two. */

@@ -1,0 +1,332 @@
+/* cpu_fused.c - the CPU path's fused blocks (cpu_fused.h). A block is dims [0, inner) whole (E
+ * elements, a row) and `split` indices of dim `inner`: each row reads input `op` at the same
+ * offsets from the row's start, and the rows' starts step by the input's stride along dim `inner`.
+ * So G rows, the fewest whose bytes make whole 32-byte vectors, are one shuffle table per input
+ * (cpu_loops.h): each output vector a byte shuffle of one or two 16-byte source windows per lane,
+ * and the next G rows the same table a fixed advance on. An input that does not move from row to
+ * row is the same G rows for every table: their bytes are computed once and read again. The blend
+ * builds each input's vector where it lies, as a run's is loaded, and nothing is gathered: a
+ * gathered pattern cost a store and a load of every output byte besides its shuffle
+ * (docs/tuning.md, CPU_FUSED_TABLE_BYTES). A block's output vectors start at its first 32-byte
+ * boundary (streamed stores need it): the tables are made for that phase, and the few elements
+ * before it and after its last whole vector are computed one by one. */
+#include <string.h>
+
+#include "common/element_width.h"
+#include "common/tuning_constants.h"
+#include "cpu/cpu_fused.h"
+#include "cpu/cpu_gather.h" /* clsel_priv_cpu_shuffle_table_make, clsel_priv_cpu_piece_windows */
+
+enum {
+    MOST_ROW_ELEMENTS = CPU_FUSED_TABLE_BYTES, /* a table's row of one-byte elements */
+    MAP_BYTES = CPU_FUSED_TABLE_BYTES + 48     /* a table from a phase below 32, and 16 past it */
+};
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        const int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+static int64_t row_stride(const cpu_blocks *b, int op)
+{
+    return b->inner < b->it->rank ? b->it->strides[op][b->inner] : 0;
+}
+
+/* Input op's element offset for element j of a block (from the block's first): j's row along dim
+ * `inner` and its place in dims [0, inner). */
+static int64_t element_offset(const cpu_blocks *b, int op, int64_t j)
+{
+    const plan_iter *it = b->it;
+    int64_t place = j % b->inner_elements, offset = j / b->inner_elements * row_stride(b, op);
+    for (int32_t d = 0; d < b->inner; ++d) {
+        offset += place % it->dims[d] * it->strides[op][d];
+        place /= it->dims[d];
+    }
+    return offset;
+}
+
+/* Input op's source byte for each of `bytes` output bytes of a block from byte `first` on: its
+ * element's byte, or for a cond (a byte an element) the element's one byte. A row's element
+ * offsets first, then row by row: no division per byte. */
+static void source_bytes(const cpu_blocks *b, int op, int64_t first, int64_t bytes, int64_t *at)
+{
+    const int64_t w = (int64_t)b->w, row = b->inner_elements;
+    int64_t offsets[MOST_ROW_ELEMENTS];
+    for (int64_t e = 0; e < row; ++e)
+        offsets[e] = element_offset(b, op, e);
+    const int64_t stride = row_stride(b, op);
+    int64_t j = first / w, byte = first % w, r = j / row, e = j % row;
+    for (int64_t x = 0; x < bytes; ++x) {
+        const int64_t offset = r * stride + offsets[e];
+        at[x] = op == PLAN_COND ? offset : offset * w + byte;
+        if (++byte == w) {
+            byte = 0;
+            if (++e == row) {
+                e = 0;
+                ++r;
+            }
+        }
+    }
+}
+
+/* Whether input op's every 16 bytes of output (from any element boundary) come from two 16-byte
+ * source windows (a tiled row's end and start, say), whatever the phase of the tables, and its
+ * tables' loads stay within CPU_FUSED_REACH_BYTES of their start. */
+static int fits_tables(const cpu_blocks *b, int op, int64_t span)
+{
+    const int64_t w = (int64_t)b->w;
+    for (int32_t d = 0; d <= b->inner && d < b->it->rank; ++d)
+        if (b->it->strides[op][d] < 0)
+            return 0; /* the tables' loads are bounded for sources walked forwards */
+    int64_t at[MAP_BYTES];
+    source_bytes(b, op, 0, span + 48, at);
+    for (int64_t start = 0; start < span + 32; start += w) {
+        int64_t first, second;
+        if (!clsel_priv_cpu_piece_windows(at + start, 1, &first, &second))
+            return 0;
+        /* a pair's loads: a second window at `second`, or 16 bytes on beside a partner's */
+        const int64_t reach = second + 16 > first + 32 ? second + 16 : first + 32;
+        if (reach > CPU_FUSED_REACH_BYTES)
+            return 0;
+    }
+    return 1;
+}
+
+/* The kind of input op's reads (a run, a table or a repeat), or -1 where it cannot be fused. */
+static int fused_kind(const cpu_blocks *b, int op, int64_t span)
+{
+    if (b->access[op] == CPU_ACCESS_RUN)
+        return CPU_FUSED_RUN;
+    if (row_stride(b, op) == 0)
+        return CPU_FUSED_REPEAT;
+    return fits_tables(b, op, span) ? CPU_FUSED_TABLE : -1;
+}
+
+void clsel_priv_cpu_fused_choose(cpu_walk *walk)
+{
+    cpu_fused *f = &walk->fused;
+    const cpu_blocks *b = &walk->blocks;
+    memset(f, 0, sizeof *f);
+    if (!walk->loops->fused || walk->scatters || walk->by_chunk || walk->row_dims > 0 ||
+        b->it == &walk->tiled || b->access[PLAN_OUT] != CPU_ACCESS_RUN ||
+        b->access[PLAN_COND] == CPU_ACCESS_FIXED)
+        return;
+    const int64_t row_bytes = b->inner_elements * (int64_t)b->w;
+    f->rows = 32 / gcd(row_bytes, 32);
+    f->span = f->rows * row_bytes;
+    if (f->span > CPU_FUSED_TABLE_BYTES)
+        return;
+    /* tables of at least CPU_FUSED_LEAST_TABLE_BYTES: the loop's work per table (the prefetches,
+     * the inputs moving on) over a few vectors only */
+    const int64_t times = (CPU_FUSED_LEAST_TABLE_BYTES + f->span - 1) / f->span;
+    if (f->span * times <= CPU_FUSED_TABLE_BYTES) {
+        f->rows *= times;
+        f->span *= times;
+    }
+    int tables = 0;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+        const int kind = fused_kind(b, op, f->span);
+        if (kind < 0)
+            return;
+        f->kind[op] = (cpu_fused_kind)kind;
+        tables += kind == CPU_FUSED_TABLE;
+    }
+    /* Two tables or more: where one input moves from row to row as a pattern, its own reader
+     * (expanded, tiled) or its gather beside rows of the repeated ones was as fast or faster
+     * (docs/tuning.md, CPU_FUSED_TABLE_BYTES). */
+    f->on = tables >= 2;
+}
+
+/* What a fused run keeps from block to block: the tables, and the repeated inputs' bytes, of the
+ * phase (and sources) they were made for. */
+typedef struct fused_job {
+    const cpu_walk *walk;
+    const cpu_tensors *t;
+    cpu_fused_fn fn[2]; /* [streamed stores] */
+    int64_t phase;      /* of the tables; -1: none yet */
+    cpu_shuffle_table tables[3];
+    const uint8_t *repeated_from[3]; /* the source a repeated input's bytes are of */
+    int64_t repeated_phase[3];
+    _Alignas(32) uint8_t repeated[3][CPU_FUSED_TABLE_BYTES];
+    _Alignas(32) uint8_t window[3][CPU_FUSED_REACH_BYTES]; /* a table's sources at an input's end */
+} fused_job;
+
+/* Input op's table for a block's vectors from output byte `phase` on. */
+static int make_table(const cpu_walk *walk, int op, int64_t phase, cpu_shuffle_table *t)
+{
+    const cpu_blocks *b = &walk->blocks;
+    const int64_t span = walk->fused.span, w = (int64_t)clsel_priv_operand_width(op, b->w);
+    int64_t at[MAP_BYTES];
+    source_bytes(b, op, phase, span, at);
+    if (!clsel_priv_cpu_shuffle_table_make(at, span / 16, 1, t))
+        return 0;
+    t->rows = walk->fused.rows;
+    t->advance = t->rows * row_stride(b, op) * w;
+    return 1;
+}
+
+/* A repeated input's elements for one table from output byte `phase` on, from src (its block's
+ * first element): a byte an element for a cond. */
+static const uint8_t *repeated_bytes(fused_job *job, int op, const uint8_t *src, int64_t phase)
+{
+    if (job->repeated_from[op] == src && job->repeated_phase[op] == phase)
+        return job->repeated[op];
+    const cpu_blocks *b = &job->walk->blocks;
+    const int64_t w = (int64_t)b->w, span = job->walk->fused.span;
+    const int64_t width = (int64_t)clsel_priv_operand_width(op, b->w);
+    for (int64_t k = 0; k < span / w; ++k)
+        memcpy(job->repeated[op] + k * width, src + element_offset(b, op, phase / w + k) * width,
+               (size_t)width);
+    job->repeated_from[op] = src;
+    job->repeated_phase[op] = phase;
+    return job->repeated[op];
+}
+
+/* Elements [first, last) of a block, one by one. */
+static void block_elements(const cpu_walk *walk, const uint8_t *const src[3], int64_t first,
+                           int64_t last, uint8_t *out)
+{
+    const cpu_blocks *b = &walk->blocks;
+    const size_t w = b->w;
+    for (int64_t j = first; j < last; ++j) {
+        const int take_then = src[PLAN_COND][element_offset(b, PLAN_COND, j)] != 0;
+        const int op = take_then ? PLAN_THEN : PLAN_ELSE;
+        memcpy(out + j * (int64_t)w, src[op] + element_offset(b, op, j) * (int64_t)w, w);
+    }
+}
+
+/* Whole tables of input op that read only bytes before its end, from src (INT64_MAX: all). */
+static int64_t tables_within(const fused_job *job, int op, const uint8_t *src)
+{
+    const cpu_shuffle_table *t = &job->tables[op];
+    const int64_t left = job->t->end[op] - src;
+    if (left < t->reach)
+        return 0;
+    return t->advance > 0 ? (left - t->reach) / t->advance + 1 : INT64_MAX;
+}
+
+/* Input op's sources from src, copied to its window where its table would read past its end:
+ * the bytes up to its end, then zeros. */
+static const uint8_t *window_copy(fused_job *job, int op, const uint8_t *src)
+{
+    const size_t left = (size_t)(job->t->end[op] - src), reach = (size_t)job->tables[op].reach;
+    memcpy(job->window[op], src, left);
+    memset(job->window[op] + left, 0, reach - left);
+    return job->window[op];
+}
+
+/* The block's `vectors` whole vectors from out on, its inputs at in: the tables that stay before
+ * every tabled input's end in one call, then table by table, an input whose table would pass its
+ * end read from a copy of its last bytes. */
+static void block_vectors(fused_job *job, cpu_fused_fn fn, cpu_fused_inputs *in, int64_t vectors,
+                          uint8_t *out)
+{
+    const cpu_fused *f = &job->walk->fused;
+    const int64_t pairs = in->pairs;
+    int64_t within = INT64_MAX;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        if (f->kind[op] == CPU_FUSED_TABLE) {
+            const int64_t k = tables_within(job, op, in->src[op]);
+            within = k < within ? k : within;
+        }
+    const int64_t direct = within >= (vectors + pairs - 1) / pairs ? vectors : within * pairs;
+    fn(in, direct, out);
+    for (int64_t done = direct; done < vectors; done += pairs) {
+        cpu_fused_inputs one = *in;
+        for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+            if (f->kind[op] == CPU_FUSED_TABLE && tables_within(job, op, in->src[op]) == 0)
+                one.src[op] = window_copy(job, op, in->src[op]);
+        const int64_t n = vectors - done < pairs ? vectors - done : pairs;
+        fn(&one, n, out + 32 * done);
+        for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+            in->src[op] = f->kind[op] == CPU_FUSED_TABLE ? in->src[op] + job->tables[op].advance
+                                                         : one.src[op];
+    }
+}
+
+/* The tables for vectors from output byte `phase` on, made again where the phase changed; 0 where
+ * one cannot be made. */
+static int tables_for(fused_job *job, int64_t phase)
+{
+    const cpu_fused *f = &job->walk->fused;
+    if (phase == job->phase)
+        return 1;
+    job->phase = -1;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        if (f->kind[op] == CPU_FUSED_TABLE && !make_table(job->walk, op, phase, &job->tables[op]))
+            return 0;
+    job->phase = phase;
+    return 1;
+}
+
+static void fused_block(fused_job *job, const cpu_block *at)
+{
+    const cpu_walk *walk = job->walk;
+    const cpu_blocks *b = &walk->blocks;
+    const cpu_fused *f = &walk->fused;
+    const int64_t w = (int64_t)b->w, elements = b->inner_elements * at->split;
+    uint8_t *out = job->t->out + at->place.offset[PLAN_OUT] * w;
+    const uint8_t *src[3];
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
+        src[op] =
+            job->t->in[op] + at->place.offset[op] * (int64_t)clsel_priv_operand_width(op, b->w);
+    /* the vectors start at the output's first 32-byte boundary, where it is one of an element's
+     * (streamed stores need it), else at the block's start with plain stores */
+    const int64_t misaligned = (int64_t)((uintptr_t)out & 31);
+    const int aligned = misaligned % w == 0;
+    const int64_t phase = aligned ? (32 - misaligned) & 31 : 0;
+    const int64_t vectors = elements * w > phase ? (elements * w - phase) / 32 : 0;
+    if (vectors == 0 || !tables_for(job, phase)) {
+        block_elements(walk, src, 0, elements, out);
+        return;
+    }
+    const int64_t first = phase / w, last = first + vectors * 32 / w, pairs = f->span / 32;
+    block_elements(walk, src, 0, first, out);
+    cpu_fused_inputs in = {{NULL, NULL, NULL}, {NULL, NULL, NULL}, {0, 0, 0}, pairs};
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+        const int64_t width = (int64_t)clsel_priv_operand_width(op, b->w);
+        const cpu_fused_kind kind = f->kind[op];
+        in.table[op] = kind == CPU_FUSED_TABLE ? &job->tables[op] : NULL;
+        in.src[op] = kind == CPU_FUSED_TABLE ? src[op]
+                     : kind == CPU_FUSED_RUN ? src[op] + first * width
+                                             : repeated_bytes(job, op, src[op], phase);
+        in.run_advance[op] = kind == CPU_FUSED_RUN ? pairs * 32 / w * width : 0;
+    }
+    block_vectors(job, job->fn[walk->stream && aligned], &in, vectors, out + phase);
+    block_elements(walk, src, last, elements, out);
+}
+
+void clsel_priv_cpu_fused_run(const cpu_walk *walk, const cpu_tensors *t)
+{
+    const cpu_blocks *b = &walk->blocks;
+    const cpu_fused *f = &walk->fused;
+    const int slot = clsel_priv_width_slot(b->w);
+    const int variant = (f->kind[PLAN_COND] == CPU_FUSED_TABLE) |
+                        (f->kind[PLAN_THEN] == CPU_FUSED_TABLE) << 1 |
+                        (f->kind[PLAN_ELSE] == CPU_FUSED_TABLE) << 2;
+    fused_job job;
+    job.walk = walk;
+    job.t = t;
+    job.phase = -1;
+    for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
+        job.repeated_from[op] = NULL;
+        job.repeated_phase[op] = -1;
+    }
+    for (int streamed = 0; streamed < 2; ++streamed)
+        job.fn[streamed] = walk->loops->fused[streamed][slot][variant];
+    cpu_block at;
+    clsel_priv_cpu_block_at(b, 0, &at);
+    for (int64_t i = 0;;) {
+        fused_block(&job, &at);
+        if (++i == b->count)
+            break;
+        clsel_priv_cpu_block_next(b, &at);
+    }
+    if (walk->stream)
+        walk->loops->fence();
+}

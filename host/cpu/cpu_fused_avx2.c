@@ -1,0 +1,107 @@
+/* cpu_fused_avx2.c - the AVX2 loops of a fused block (cpu_loops.h, cpu_fused_fn; the AVX2 table of
+ * cpu_loops_avx2.c points at them): each input read where it lies, a run loaded as it is or a
+ * short periodic pattern built in registers by its shuffle table (cpu_fused.c), and blended into
+ * the output with no gather buffer between. Gathered, each such input cost a store and a load of
+ * every output byte besides its shuffles (docs/tuning.md, CPU_FUSED_TABLE_BYTES). */
+#include "common/tuning_constants.h"
+#include "cpu/cpu_loops.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "cpu/cpu_avx2.h"
+
+/* The lines an input's next table reads, CPU_FUSED_PREFETCH_BYTES of its source ahead, each line
+ * once (at the table that reaches its start): one run of reads keeps too few misses in flight for
+ * memory's bandwidth (as the streamed rows' splits, docs/tuning.md). */
+AVX2 static inline void fused_prefetch(const uint8_t *src, int64_t advance)
+{
+    const uintptr_t ahead = (uintptr_t)src + CPU_FUSED_PREFETCH_BYTES;
+    for (uintptr_t line = (ahead + 63) & ~(uintptr_t)63; line < ahead + (uintptr_t)advance;
+         line += 64)
+        _mm_prefetch((const char *)line, _MM_HINT_T0);
+}
+
+/* Pieces c and c + 1 of a fused table at s: their first windows in the two lanes (one load into
+ * both where the pair shares it, cpu_gather.c), a 32-byte shuffle, and their second windows so
+ * where either has one. */
+AVX2 static inline __m256i fused_pair(const cpu_shuffle_table *t, int c, const uint8_t *s)
+{
+    const int64_t low_at = t->from[c], high_at = t->from[c + 1];
+    const __m256i low =
+        low_at == high_at
+            ? _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(s + low_at)))
+            : load_pair(s + low_at, s + high_at);
+    __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
+    if (t->two[c] | t->two[c + 1]) {
+        const __m256i high = load_pair(s + t->second[c], s + t->second[c + 1]);
+        v = _mm256_or_si256(
+            v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
+    }
+    return v;
+}
+
+/* A table input's vector for pair p of its table at src, or a run's vector p from src. */
+#define FUSED_INPUT(TABLED, table, src, p)         \
+    (TABLED ? fused_pair(table, 2 * (int)(p), src) \
+            : _mm256_loadu_si256((const __m256i *)((src) + 32 * (p))))
+
+/* CT, TT, ET: cond, then, else read through a table (1) or as a run (0). A table's cond is a byte
+ * of its element's cond per output byte, so its mask is a byte compare; a run's is widened to the
+ * element width. Each input moves on after each table (a last partial one too, past which nothing
+ * is read). */
+#define FUSED_LOOP(W, CT, TT, ET, S, STORE)                                                       \
+    AVX2 static void fused_##W##_##CT##TT##ET##_##S(cpu_fused_inputs *in, int64_t vectors,        \
+                                                    uint8_t *out)                                 \
+    {                                                                                             \
+        const cpu_shuffle_table *ct = in->table[0], *tt = in->table[1], *et = in->table[2];       \
+        const uint8_t *c = in->src[0], *t = in->src[1], *e = in->src[2];                          \
+        const int64_t pairs = in->pairs;                                                          \
+        (void)ct, (void)tt, (void)et;                                                             \
+        for (int64_t v = 0; v < vectors;) {                                                       \
+            const int64_t n = vectors - v < pairs ? vectors - v : pairs;                          \
+            for (int64_t p = 0; p < n; ++p) {                                                     \
+                const __m256i when_false =                                                        \
+                    CT ? _mm256_cmpeq_epi8(fused_pair(ct, 2 * (int)p, c), _mm256_setzero_si256()) \
+                       : zero_mask_##W(c + p * (32 / W));                                         \
+                const __m256i a = FUSED_INPUT(TT, tt, t, p), b = FUSED_INPUT(ET, et, e, p);       \
+                STORE((__m256i *)(out + 32 * (v + p)), _mm256_blendv_epi8(a, b, when_false));     \
+            }                                                                                     \
+            fused_prefetch(c, CT ? ct->advance : in->run_advance[0]);                             \
+            fused_prefetch(t, TT ? tt->advance : in->run_advance[1]);                             \
+            fused_prefetch(e, ET ? et->advance : in->run_advance[2]);                             \
+            c += CT ? ct->advance : in->run_advance[0];                                           \
+            t += TT ? tt->advance : in->run_advance[1];                                           \
+            e += ET ? et->advance : in->run_advance[2];                                           \
+            v += n;                                                                               \
+        }                                                                                         \
+        in->src[0] = c;                                                                           \
+        in->src[1] = t;                                                                           \
+        in->src[2] = e;                                                                           \
+    }
+#define FUSED_STORES(W, CT, TT, ET)                   \
+    FUSED_LOOP(W, CT, TT, ET, 0, _mm256_storeu_si256) \
+    FUSED_LOOP(W, CT, TT, ET, 1, _mm256_stream_si256)
+/* Not formatted: one instance a line. */
+/* clang-format off */
+#define FUSED_VARIANTS(W, T) \
+    FUSED_STORES(W, 0, 0, 0) \
+    FUSED_STORES(W, 1, 0, 0) \
+    FUSED_STORES(W, 0, 1, 0) \
+    FUSED_STORES(W, 1, 1, 0) \
+    FUSED_STORES(W, 0, 0, 1) \
+    FUSED_STORES(W, 1, 0, 1) \
+    FUSED_STORES(W, 0, 1, 1) \
+    FUSED_STORES(W, 1, 1, 1)
+/* clang-format on */
+EACH_WIDTH(FUSED_VARIANTS)
+
+/* [cond, then, else through a table: bits 0, 1, 2] */
+#define FUSED_ENTRIES(W, S)                                                                    \
+    {                                                                                          \
+        fused_##W##_000_##S, fused_##W##_100_##S, fused_##W##_010_##S, fused_##W##_110_##S,    \
+            fused_##W##_001_##S, fused_##W##_101_##S, fused_##W##_011_##S, fused_##W##_111_##S \
+    }
+
+const cpu_fused_fn clsel_priv_cpu_avx2_fused[2][4][8] = {
+    {FUSED_ENTRIES(1, 0), FUSED_ENTRIES(2, 0), FUSED_ENTRIES(4, 0), FUSED_ENTRIES(8, 0)},
+    {FUSED_ENTRIES(1, 1), FUSED_ENTRIES(2, 1), FUSED_ENTRIES(4, 1), FUSED_ENTRIES(8, 1)}};
+#endif

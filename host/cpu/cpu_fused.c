@@ -133,6 +133,10 @@ void clsel_priv_cpu_fused_choose(cpu_walk *walk)
         const int kind = fused_kind(b, op, f->span);
         if (kind < 0)
             return;
+        /* A run as wide as the output's elements streams at the output's rate: the rows read it
+         * in runs of lines side by side (CPU_STORES_SPLIT), the fused loop in one, slower. */
+        if (kind == CPU_FUSED_RUN && clsel_priv_operand_width(op, b->w) == b->w)
+            return;
         f->kind[op] = (cpu_fused_kind)kind;
         tables += kind == CPU_FUSED_TABLE;
     }

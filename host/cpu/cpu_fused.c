@@ -56,8 +56,9 @@ static int64_t element_offset(const cpu_blocks *b, int op, int64_t j)
 static void source_bytes(const cpu_blocks *b, int op, int64_t first, int64_t bytes, int64_t *at)
 {
     const int64_t w = (int64_t)b->w, row = b->inner_elements;
-    int64_t offsets[MOST_ROW_ELEMENTS];
-    for (int64_t e = 0; e < row; ++e)
+    /* zeroed, as the static analyzer does not follow row's bound: made per walk and phase, cheap */
+    int64_t offsets[MOST_ROW_ELEMENTS] = {0};
+    for (int64_t e = 0; e < row && e < MOST_ROW_ELEMENTS; ++e)
         offsets[e] = element_offset(b, op, e);
     const int64_t stride = row_stride(b, op);
     int64_t j = first / w, byte = first % w, r = j / row, e = j % row;

@@ -86,17 +86,13 @@
 #define CPU_FUSED_TABLE_BYTES 2048
 #define CPU_SHUFFLE_MOST_PIECES (CPU_FUSED_TABLE_BYTES / 16)
 /* ...and at least this many, in whole such sets of rows, where they fit. */
-#ifndef CPU_FUSED_LEAST_TABLE_BYTES
 #define CPU_FUSED_LEAST_TABLE_BYTES 1024
-#endif
 /* Source bytes a fused table's loads may span: where an input ends within them, a table's window
  * is copied to a buffer of this size first. */
 #define CPU_FUSED_REACH_BYTES 4096
 /* A fused block's inputs that move on are prefetched this many source bytes ahead, a table's lines
  * at a time (AVX2). */
-#ifndef CPU_FUSED_PREFETCH_BYTES
 #define CPU_FUSED_PREFETCH_BYTES 4096
-#endif
 /* Runs this long stay runs, never shuffled. */
 #define CPU_TABLE_BELOW_RUN_BYTES 64
 /* Copied runs up to this long, tiled along a broadcast dim, are read once into registers and

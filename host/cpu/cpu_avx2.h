@@ -175,6 +175,18 @@ AVX2 static inline __m256i load_pair(const uint8_t *low, const uint8_t *high)
                                    _mm_loadu_si128((const __m128i *)high), 1);
 }
 
+/* A table's pair at c and c + 1 (cpu_loops.h) shuffled from their first windows (v), with their
+ * second windows' bytes where either has one. */
+AVX2 static inline __m256i with_second_windows(const cpu_shuffle_table *t, int c, const uint8_t *s,
+                                               __m256i v)
+{
+    if (!(t->two[c] | t->two[c + 1]))
+        return v;
+    const __m256i high = load_pair(s + t->second[c], s + t->second[c + 1]);
+    return _mm256_or_si256(
+        v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
+}
+
 /* The expanded rows' table (cpu_expand_avx2.c), the AVX2 table's `expanded`, and the fused blocks'
  * loops (cpu_fused_avx2.c), its `fused`. */
 extern const cpu_expanded_fn clsel_priv_cpu_avx2_expanded[CPU_STORE_KINDS][4][2][2];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/element_width.h"
+#include "common/int_math.h"
 #include "common/tuning_constants.h"
 #include "cpu/cpu_fused.h"
 #include "cpu/cpu_gather.h" /* clsel_priv_cpu_shuffle_table_make, clsel_priv_cpu_piece_windows */
@@ -21,16 +22,6 @@ enum {
     MOST_ROW_ELEMENTS = CPU_FUSED_TABLE_BYTES, /* a table's row of one-byte elements */
     MAP_BYTES = CPU_FUSED_TABLE_BYTES + 48     /* a table from a phase below 32, and 16 past it */
 };
-
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        const int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
 
 static int64_t row_stride(const cpu_blocks *b, int op)
 {
@@ -118,7 +109,7 @@ void clsel_priv_cpu_fused_choose(cpu_walk *walk)
         b->access[PLAN_COND] == CPU_ACCESS_FIXED)
         return;
     const int64_t row_bytes = b->inner_elements * (int64_t)b->w;
-    f->rows = 32 / gcd(row_bytes, 32);
+    f->rows = 32 / clsel_priv_gcd(row_bytes, 32);
     f->span = f->rows * row_bytes;
     if (f->span > CPU_FUSED_TABLE_BYTES)
         return;
@@ -176,17 +167,18 @@ static int make_table(const cpu_walk *walk, int op, int64_t phase, cpu_shuffle_t
 }
 
 /* A repeated input's elements for one table from output byte `phase` on, from src (its block's
- * first element): a byte an element for a cond. */
+ * first element): a byte an element for a cond, whose source bytes repeat for each byte of its
+ * element. */
 static const uint8_t *repeated_bytes(fused_job *job, int op, const uint8_t *src, int64_t phase)
 {
     if (job->repeated_from[op] == src && job->repeated_phase[op] == phase)
         return job->repeated[op];
     const cpu_blocks *b = &job->walk->blocks;
-    const int64_t w = (int64_t)b->w, span = job->walk->fused.span;
-    const int64_t width = (int64_t)clsel_priv_operand_width(op, b->w);
-    for (int64_t k = 0; k < span / w; ++k)
-        memcpy(job->repeated[op] + k * width, src + element_offset(b, op, phase / w + k) * width,
-               (size_t)width);
+    const int64_t span = job->walk->fused.span, step = op == PLAN_COND ? (int64_t)b->w : 1;
+    int64_t at[MAP_BYTES];
+    source_bytes(b, op, phase, span, at);
+    for (int64_t x = 0; x < span; x += step)
+        job->repeated[op][x / step] = src[at[x]];
     job->repeated_from[op] = src;
     job->repeated_phase[op] = phase;
     return job->repeated[op];

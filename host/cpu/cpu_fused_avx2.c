@@ -30,13 +30,8 @@ AVX2 static inline __m256i fused_pair(const cpu_shuffle_table *t, int c, const u
         low_at == high_at
             ? _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(s + low_at)))
             : load_pair(s + low_at, s + high_at);
-    __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
-    if (t->two[c] | t->two[c + 1]) {
-        const __m256i high = load_pair(s + t->second[c], s + t->second[c + 1]);
-        v = _mm256_or_si256(
-            v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
-    }
-    return v;
+    return with_second_windows(
+        t, c, s, _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c])));
 }
 
 /* A table input's vector for pair p of its table at src, or a run's vector p from src. */

@@ -560,13 +560,8 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
 AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_table *t, int c, const uint8_t *s)
 {
     const __m256i low = load_pair(s + t->from[c], s + t->from[c + 1]);
-    __m256i v = _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
-    if (t->two[c] | t->two[c + 1]) {
-        const __m256i high = load_pair(s + t->second[c], s + t->second[c + 1]);
-        v = _mm256_or_si256(
-            v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
-    }
-    return v;
+    return with_second_windows(
+        t, c, s, _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c])));
 }
 
 /* `count` tables of `rows` runs, pieces two at a time (an odd count writes the spare piece past the

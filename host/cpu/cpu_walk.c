@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/element_width.h"
+#include "common/int_math.h"
 #include "common/tuning.h"
 /* CPU_BLOCK_BYTES, CPU_LONG_ROW_BYTES, CPU_GATHER_BYTES, ... */
 #include "common/tuning_constants.h"
@@ -15,16 +16,6 @@
 static int64_t input_width(const cpu_walk *walk, int op)
 {
     return (int64_t)clsel_priv_operand_width(op, walk->blocks.w);
-}
-
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        const int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
 }
 
 /* Inputs that repeat through every block are gathered a row of periods at a time, and each row of
@@ -60,7 +51,7 @@ static void choose_period(cpu_walk *walk)
     /* Rows of whole cache lines: each row's output starts on a line where the last one ended
      * (streaming stores write whole lines). */
     const int64_t row_bytes = anew ? CPU_PERIOD_ROW_BYTES : CPU_PERIOD_KEPT_ROW_BYTES,
-                  per_line = CPU_CACHE_LINE_BYTES / gcd(bytes, CPU_CACHE_LINE_BYTES),
+                  per_line = CPU_CACHE_LINE_BYTES / clsel_priv_gcd(bytes, CPU_CACHE_LINE_BYTES),
                   wanted = (row_bytes + bytes - 1) / bytes,
                   most = b->elements / period; /* no more than a block holds */
     if (bytes >= CPU_LONG_ROW_BYTES) {

@@ -179,20 +179,37 @@ static const double size_bytes[SWEEP_SIZES][2] = {
     [SWEEP_SIZE_MODEL] = {64 << 10, 128 << 10},
 };
 
-static void draw_short(uint64_t *s, int size, bench_case *c)
+/* The cond's pattern for a uniform draw u: random 50 % (55 %), random 10 % (15 %), all true (15 %),
+ * all false (15 %). */
+static cond_pattern pattern_of(double u)
 {
-    static const int64_t short_dims[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 40};
+    return u < 0.55   ? COND_RANDOM50
+           : u < 0.7  ? COND_RANDOM10
+           : u < 0.85 ? COND_ALL_TRUE
+                      : COND_ALL_FALSE;
+}
+
+/* The first draws of the short and interleaved patterns, in their order: the element's width
+ * (returned as its index) and dtype, numpy with a one-way cond (60 %) or a two-way one, the cond's
+ * pattern, and the output's bytes (*bytes). */
+static int draw_short_kind(uint64_t *s, int size, bench_case *c, double *bytes)
+{
     const int w = (int)between(s, 0, 3);
     c->dtype = dtypes_by_width[w][between(s, 0, 2)];
     const double pattern = unit(s);
     c->broadcast = CLSEL_BROADCAST_NUMPY;
     c->cond_broadcast = unit(s) < 0.6 ? CLSEL_COND_ONE_WAY : CLSEL_COND_BIDIRECTIONAL;
     c->axis = -1;
-    c->pattern = pattern < 0.55   ? COND_RANDOM50
-                 : pattern < 0.7  ? COND_RANDOM10
-                 : pattern < 0.85 ? COND_ALL_TRUE
-                                  : COND_ALL_FALSE;
-    const double bytes = log_uniform(s, size_bytes[size][0], size_bytes[size][1]);
+    c->pattern = pattern_of(pattern);
+    *bytes = log_uniform(s, size_bytes[size][0], size_bytes[size][1]);
+    return w;
+}
+
+static void draw_short(uint64_t *s, int size, bench_case *c)
+{
+    static const int64_t short_dims[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 40};
+    double bytes;
+    const int w = draw_short_kind(s, size, c, &bytes);
     clsel_shape out;
     out.rank = (int32_t)between(s, 2, 6);
     double inner = 1;
@@ -212,17 +229,8 @@ static void draw_short(uint64_t *s, int size, bench_case *c)
 
 static void draw_interleaved(uint64_t *s, int size, bench_case *c)
 {
-    const int w = (int)between(s, 0, 3);
-    c->dtype = dtypes_by_width[w][between(s, 0, 2)];
-    const double pattern = unit(s);
-    c->broadcast = CLSEL_BROADCAST_NUMPY;
-    c->cond_broadcast = unit(s) < 0.6 ? CLSEL_COND_ONE_WAY : CLSEL_COND_BIDIRECTIONAL;
-    c->axis = -1;
-    c->pattern = pattern < 0.55   ? COND_RANDOM50
-                 : pattern < 0.7  ? COND_RANDOM10
-                 : pattern < 0.85 ? COND_ALL_TRUE
-                                  : COND_ALL_FALSE;
-    const double bytes = log_uniform(s, size_bytes[size][0], size_bytes[size][1]);
+    double bytes;
+    const int w = draw_short_kind(s, size, c, &bytes);
     clsel_shape out;
     out.rank = (int32_t)between(s, 3, 4);
     double inner = 1;
@@ -253,10 +261,7 @@ static void draw_broad(uint64_t *s, int size, bench_case *c)
                                 : CLSEL_BROADCAST_NONE;
     c->cond_broadcast = mode >= 0.4 && mode < 0.7 ? CLSEL_COND_BIDIRECTIONAL : CLSEL_COND_ONE_WAY;
     c->axis = -1;
-    c->pattern = pattern < 0.55   ? COND_RANDOM50
-                 : pattern < 0.7  ? COND_RANDOM10
-                 : pattern < 0.85 ? COND_ALL_TRUE
-                                  : COND_ALL_FALSE;
+    c->pattern = pattern_of(pattern);
     const double bytes = log_uniform(s, size_bytes[size][0], size_bytes[size][1]);
     clsel_shape out;
     draw_output(s, (int32_t)between(s, 1, 8), bytes / (double)(1 << w), &out);

@@ -175,16 +175,19 @@ AVX2 static inline __m256i load_pair(const uint8_t *low, const uint8_t *high)
                                    _mm_loadu_si128((const __m128i *)high), 1);
 }
 
-/* A table's pair at c and c + 1 (cpu_loops.h) shuffled from their first windows (v), with their
- * second windows' bytes where either has one. */
-AVX2 static inline __m256i with_second_windows(const cpu_shuffle_table *t, int c, const uint8_t *s,
-                                               __m256i v)
+/* The 32 bytes of pair record r of a shuffle table (cpu_loops.h) at s: both lanes' first windows
+ * shuffled, and their second windows so where the record has one (tested only where the table has
+ * any: `two`). The gather's shuffled runs (cpu_loops_avx2.c) and the fused blocks
+ * (cpu_fused_avx2.c) read their tables through it. */
+AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_pair *r, int two, const uint8_t *s)
 {
-    if (!(t->two[c] | t->two[c + 1]))
+    const __m256i first = load_pair(s + r->first[0], s + r->first[1]);
+    const __m256i v = _mm256_shuffle_epi8(first, _mm256_load_si256((const __m256i *)r->order[0]));
+    if (!two || !r->two)
         return v;
-    const __m256i high = load_pair(s + t->second[c], s + t->second[c + 1]);
+    const __m256i second = load_pair(s + r->second[0], s + r->second[1]);
     return _mm256_or_si256(
-        v, _mm256_shuffle_epi8(high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
+        v, _mm256_shuffle_epi8(second, _mm256_load_si256((const __m256i *)r->order[1])));
 }
 
 /* The expanded rows' table (cpu_expand_avx2.c), the AVX2 table's `expanded`, and the fused blocks'

@@ -292,7 +292,9 @@ static void fused_block(fused_job *job, const cpu_block *at)
         in.src[op] = kind == CPU_FUSED_TABLE ? src[op]
                      : kind == CPU_FUSED_RUN ? src[op] + first * width
                                              : repeated_bytes(job, op, src[op], phase);
-        in.run_advance[op] = kind == CPU_FUSED_RUN ? pairs * 32 / w * width : 0;
+        in.advance[op] = kind == CPU_FUSED_TABLE ? job->tables[op].advance
+                         : kind == CPU_FUSED_RUN ? pairs * 32 / w * width
+                                                 : 0;
     }
     block_vectors(job, job->fn[walk->stream && aligned], &in, vectors, out + phase);
     block_elements(walk, src, last, elements, out);

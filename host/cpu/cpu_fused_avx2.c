@@ -20,57 +20,46 @@ AVX2 static inline void fused_prefetch(const uint8_t *src, int64_t advance)
         _mm_prefetch((const char *)line, _MM_HINT_T0);
 }
 
-/* Pieces c and c + 1 of a fused table at s: their first windows in the two lanes (one load into
- * both where the pair shares it, cpu_gather.c), a 32-byte shuffle, and their second windows so
- * where either has one. */
-AVX2 static inline __m256i fused_pair(const cpu_shuffle_table *t, int c, const uint8_t *s)
-{
-    const int64_t low_at = t->from[c], high_at = t->from[c + 1];
-    const __m256i low =
-        low_at == high_at
-            ? _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(s + low_at)))
-            : load_pair(s + low_at, s + high_at);
-    return with_second_windows(
-        t, c, s, _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c])));
-}
-
 /* A table input's vector for pair p of its table at src, or a run's vector p from src. */
-#define FUSED_INPUT(TABLED, table, src, p)         \
-    (TABLED ? fused_pair(table, 2 * (int)(p), src) \
+#define FUSED_INPUT(TABLED, table, two, src, p)            \
+    (TABLED ? shuffle_pair((table)->pairs + (p), two, src) \
             : _mm256_loadu_si256((const __m256i *)((src) + 32 * (p))))
 
 /* CT, TT, ET: cond, then, else read through a table (1) or as a run (0). A table's cond is a byte
  * of its element's cond per output byte, so its mask is a byte compare; a run's is widened to the
  * element width. Each input moves on after each table (a last partial one too, past which nothing
  * is read). */
-#define FUSED_LOOP(W, CT, TT, ET, S, STORE)                                                       \
-    AVX2 static void fused_##W##_##CT##TT##ET##_##S(cpu_fused_inputs *in, int64_t vectors,        \
-                                                    uint8_t *out)                                 \
-    {                                                                                             \
-        const cpu_shuffle_table *ct = in->table[0], *tt = in->table[1], *et = in->table[2];       \
-        const uint8_t *c = in->src[0], *t = in->src[1], *e = in->src[2];                          \
-        const int64_t pairs = in->pairs;                                                          \
-        (void)ct, (void)tt, (void)et;                                                             \
-        for (int64_t v = 0; v < vectors;) {                                                       \
-            const int64_t n = vectors - v < pairs ? vectors - v : pairs;                          \
-            for (int64_t p = 0; p < n; ++p) {                                                     \
-                const __m256i when_false =                                                        \
-                    CT ? _mm256_cmpeq_epi8(fused_pair(ct, 2 * (int)p, c), _mm256_setzero_si256()) \
-                       : zero_mask_##W(c + p * (32 / W));                                         \
-                const __m256i a = FUSED_INPUT(TT, tt, t, p), b = FUSED_INPUT(ET, et, e, p);       \
-                STORE((__m256i *)(out + 32 * (v + p)), _mm256_blendv_epi8(a, b, when_false));     \
-            }                                                                                     \
-            fused_prefetch(c, CT ? ct->advance : in->run_advance[0]);                             \
-            fused_prefetch(t, TT ? tt->advance : in->run_advance[1]);                             \
-            fused_prefetch(e, ET ? et->advance : in->run_advance[2]);                             \
-            c += CT ? ct->advance : in->run_advance[0];                                           \
-            t += TT ? tt->advance : in->run_advance[1];                                           \
-            e += ET ? et->advance : in->run_advance[2];                                           \
-            v += n;                                                                               \
-        }                                                                                         \
-        in->src[0] = c;                                                                           \
-        in->src[1] = t;                                                                           \
-        in->src[2] = e;                                                                           \
+#define FUSED_LOOP(W, CT, TT, ET, S, STORE)                                                   \
+    AVX2 static void fused_##W##_##CT##TT##ET##_##S(cpu_fused_inputs *in, int64_t vectors,    \
+                                                    uint8_t *out)                             \
+    {                                                                                         \
+        const cpu_shuffle_table *ct = in->table[0], *tt = in->table[1], *et = in->table[2];   \
+        const int c2 = CT && ct->two, t2 = TT && tt->two, e2 = ET && et->two;                 \
+        const uint8_t *c = in->src[0], *t = in->src[1], *e = in->src[2];                      \
+        const int64_t pairs = in->pairs;                                                      \
+        (void)ct, (void)tt, (void)et, (void)c2, (void)t2, (void)e2;                           \
+        for (int64_t v = 0; v < vectors;) {                                                   \
+            const int64_t n = vectors - v < pairs ? vectors - v : pairs;                      \
+            for (int64_t p = 0; p < n; ++p) {                                                 \
+                const __m256i when_false =                                                    \
+                    CT ? _mm256_cmpeq_epi8(shuffle_pair(ct->pairs + p, c2, c),                \
+                                           _mm256_setzero_si256())                            \
+                       : zero_mask_##W(c + p * (32 / W));                                     \
+                const __m256i a = FUSED_INPUT(TT, tt, t2, t, p);                              \
+                const __m256i b = FUSED_INPUT(ET, et, e2, e, p);                              \
+                STORE((__m256i *)(out + 32 * (v + p)), _mm256_blendv_epi8(a, b, when_false)); \
+            }                                                                                 \
+            fused_prefetch(c, in->advance[0]);                                                \
+            fused_prefetch(t, in->advance[1]);                                                \
+            fused_prefetch(e, in->advance[2]);                                                \
+            c += in->advance[0];                                                              \
+            t += in->advance[1];                                                              \
+            e += in->advance[2];                                                              \
+            v += n;                                                                           \
+        }                                                                                     \
+        in->src[0] = c;                                                                       \
+        in->src[1] = t;                                                                       \
+        in->src[2] = e;                                                                       \
     }
 #define FUSED_STORES(W, CT, TT, ET)                   \
     FUSED_LOOP(W, CT, TT, ET, 0, _mm256_storeu_si256) \

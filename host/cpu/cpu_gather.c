@@ -284,64 +284,78 @@ static void byte_range(const int64_t *at, int n, int64_t *lo, int64_t *hi)
     }
 }
 
+/* Piece c's windows (first, second, two) of a table of `pieces`: the table's one window where
+ * `shared`, or the pair's one 16 bytes where the lanes of a fused pair share them. Returns 0 where
+ * its bytes do not fit. */
+static int piece_windows(const int64_t *byte_at, int64_t c, int64_t pieces, int apart, int shared,
+                         const int64_t all[2], int64_t window[2], int *two)
+{
+    const int windows =
+        clsel_priv_cpu_piece_windows(byte_at + 16 * c, apart, &window[0], &window[1]);
+    *two = windows == 2;
+    if (shared) {
+        window[0] = all[0];
+        window[1] = all[0] + 16;
+        *two = all[1] - all[0] >= 16;
+    }
+    if (apart && (c | 1) < pieces) {
+        /* A fused block's pair whose 32 bytes come from one 16-byte window reads it into both
+         * lanes: a load of each lane's, not one window a lane and a second. */
+        int64_t lo, hi;
+        byte_range(byte_at + 16 * (c & ~(int64_t)1), 32, &lo, &hi);
+        if (hi - lo < 16) {
+            window[0] = lo;
+            window[1] = lo + 16;
+            *two = 0;
+        }
+    }
+    return windows > 0;
+}
+
 int clsel_priv_cpu_shuffle_table_make(const int64_t *byte_at, int64_t pieces, int apart,
                                       cpu_shuffle_table *t)
 {
     if (pieces < 1 || pieces > CPU_SHUFFLE_MOST_PIECES)
         return 0;
-    for (int64_t c = 0; c < pieces; ++c) {
-        const int windows =
-            clsel_priv_cpu_piece_windows(byte_at + 16 * c, apart, &t->from[c], &t->second[c]);
-        if (windows == 0)
-            return 0;
-        t->two[c] = windows == 2;
-    }
-    int64_t all_lo, all_hi;
-    byte_range(byte_at, (int)(16 * pieces), &all_lo, &all_hi);
+    int64_t all[2];
+    byte_range(byte_at, (int)(16 * pieces), &all[0], &all[1]);
+    if (all[1] + 16 > INT32_MAX)
+        return 0; /* the records' offsets are 32-bit */
     t->pieces = (int)pieces;
-    t->shared = !apart && all_hi - all_lo < 32;
-    for (int64_t c = 0; c < pieces; ++c)
-        if (t->shared) {
-            t->from[c] = all_lo;
-            t->second[c] = all_lo + 16;
-            t->two[c] = all_hi - all_lo >= 16;
-        }
-    /* A fused block's pair whose 32 bytes come from one 16-byte window reads it once, into both
-     * lanes. */
-    for (int64_t c = 0; apart && c + 1 < pieces; c += 2) {
-        int64_t lo, hi;
-        byte_range(byte_at + 16 * c, 32, &lo, &hi);
-        if (hi - lo < 16) {
-            t->from[c] = t->from[c + 1] = lo;
-            t->second[c] = t->second[c + 1] = lo + 16;
+    t->shared = !apart && all[1] - all[0] < 32;
+    t->two = 0;
+    t->reach = 0;
+    /* pieces two at a time, an odd count's last again in the spare lane */
+    for (int64_t c = 0; c < pieces + pieces % 2; ++c) {
+        const int64_t piece = c < pieces ? c : pieces - 1;
+        const int64_t *from = byte_at + 16 * piece;
+        int64_t window[2];
+        int two;
+        if (!piece_windows(byte_at, piece, pieces, apart, t->shared, all, window, &two))
+            return 0;
+        cpu_shuffle_pair *r = &t->pairs[c / 2];
+        const int lane = (int)(c % 2);
+        r->first[lane] = (int32_t)window[0];
+        r->second[lane] = (int32_t)window[1];
+        r->two = lane ? r->two | two : two;
+        for (int j = 0; j < 16; ++j) {
+            const int in_first = from[j] < window[0] + 16;
+            r->order[0][16 * lane + j] = (uint8_t)(in_first ? from[j] - window[0] : 0x80);
+            r->order[1][16 * lane + j] = (uint8_t)(in_first ? 0x80 : from[j] - window[1]);
         }
     }
-    for (int64_t c = 0; c < pieces; ++c)
-        for (int j = 0; j < 16; ++j) {
-            const int64_t from = byte_at[16 * c + j];
-            const int in_first = from < t->from[c] + 16;
-            t->order[0][c][j] = (uint8_t)(in_first ? from - t->from[c] : 0x80);
-            t->order[1][c][j] = (uint8_t)(in_first ? 0x80 : from - t->second[c]);
-        }
-    /* piece `pieces`: the pair's spare, a copy of the last */
-    t->from[pieces] = t->from[pieces - 1];
-    t->second[pieces] = t->second[pieces - 1];
-    t->two[pieces] = t->two[pieces - 1];
-    memcpy(t->order[0][pieces], t->order[0][pieces - 1], 16);
-    memcpy(t->order[1][pieces], t->order[1][pieces - 1], 16);
-    /* Pieces are loaded in pairs, and where either of a pair has a second window both read one
-     * (cpu_loops_avx2.c's shuffle_pair, cpu_fused_avx2.c's fused_pair): counted per piece, a
-     * pair's one-window piece beside a two-window one read 16 bytes past the reach, and past the
-     * input's end (fuzz_cpu, regressions/cpu/shuffle_table_past_input_end). */
-    t->reach = 0;
-    for (int64_t c = 0; c < pieces; c += 2) {
-        int64_t reach = (t->from[c] > t->from[c + 1] ? t->from[c] : t->from[c + 1]) + 16;
-        if (t->two[c] | t->two[c + 1]) {
-            const int64_t second =
-                t->second[c] > t->second[c + 1] ? t->second[c] : t->second[c + 1];
+    /* Where either lane of a pair has a second window both read one (cpu_avx2.h, shuffle_pair):
+     * counted per piece, a pair's one-window piece beside a two-window one read 16 bytes past the
+     * reach, and past the input's end (fuzz_cpu, regressions/cpu/shuffle_table_past_input_end). */
+    for (int64_t p = 0; p < (pieces + 1) / 2; ++p) {
+        const cpu_shuffle_pair *r = &t->pairs[p];
+        int64_t reach = (r->first[0] > r->first[1] ? r->first[0] : r->first[1]) + 16;
+        if (r->two) {
+            const int64_t second = r->second[0] > r->second[1] ? r->second[0] : r->second[1];
             reach = second + 16 > reach ? second + 16 : reach;
         }
         t->reach = reach > t->reach ? reach : t->reach;
+        t->two |= r->two;
     }
     return 1;
 }

@@ -89,27 +89,33 @@ typedef void (*cpu_expanded_fn)(const cpu_rows *rows, cpu_expand_reader *reader)
  * the windows allow, else one run, its last piece spilling into the next run's place), `advance`
  * source bytes apart, of at most CPU_SHUFFLE_PIECES pieces; a fused block's (cpu_fused.c) is the
  * output vectors of `rows` rows of the block, of up to CPU_SHUFFLE_MOST_PIECES. Pieces go two at a
- * time (one 32-byte shuffle): room for one more. */
+ * time, one 32-byte shuffle, so the table is a record per pair read in order: each lane's window
+ * offsets and the pair's byte orders side by side, a vector costing its loads and shuffles, not a
+ * lookup of each piece's fields (docs/tuning.md, CPU_FUSED_TABLE_BYTES). An odd count's last pair
+ * repeats its piece in its second lane. */
+typedef struct cpu_shuffle_pair {
+    /* each lane's byte order over its first [0] and second [1] window (0x80: from the other) */
+    _Alignas(32) uint8_t order[2][32];
+    int32_t first[2], second[2]; /* lane 0's and lane 1's windows, from the table's source */
+    int32_t two;                 /* a lane reads its second window */
+} cpu_shuffle_pair;
 typedef struct cpu_shuffle_table {
     int pieces;
-    int shared; /* every piece reads the one window at from[0] */
+    int shared; /* every piece reads the one window at pairs[0].first[0] */
+    int two;    /* some pair reads a second window */
     int64_t rows, advance;
     int64_t reach; /* source bytes past the table's start that its loads touch */
-    int64_t from[CPU_SHUFFLE_MOST_PIECES + 1], second[CPU_SHUFFLE_MOST_PIECES + 1];
-    uint8_t two[CPU_SHUFFLE_MOST_PIECES + 1]; /* the piece reads its second window */
-    /* each piece's byte order over its first [0] and second [1] window (0x80: from the other) */
-    uint8_t order[2][CPU_SHUFFLE_MOST_PIECES + 1][16];
+    cpu_shuffle_pair pairs[CPU_SHUFFLE_MOST_PIECES / 2];
 } cpu_shuffle_table;
 
 /* A fused block's inputs (cpu_fused.c): each read where it lies, as a run (its vectors at src; a
  * cond's a byte an element) or through a table of `pairs` output vectors from src, src moving on
- * after each table by the table's advance, or a run's by run_advance (its table's bytes; 0 for a
- * run read again for every table). A table's cond gives a byte of the element's cond for every
- * output byte. */
+ * `advance` bytes after each table (a run's: its table's bytes; 0 for a run read again for every
+ * table). A table's cond gives a byte of the element's cond for every output byte. */
 typedef struct cpu_fused_inputs {
     const cpu_shuffle_table *table[3]; /* NULL: a run */
     const uint8_t *src[3];
-    int64_t run_advance[3];
+    int64_t advance[3];
     int64_t pairs;
 } cpu_fused_inputs;
 /* `vectors` 32-byte output vectors at out (32-byte aligned where streamed), the first the first of

@@ -555,15 +555,6 @@ AVX2 static void expand_avx2(const cpu_gather_walk *g, uint8_t *dst, const uint8
     }
 }
 
-/* Pieces c and c + 1 of a gather's table at s: their windows in the two lanes, one 32-byte shuffle
- * per window half. */
-AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_table *t, int c, const uint8_t *s)
-{
-    const __m256i low = load_pair(s + t->from[c], s + t->from[c + 1]);
-    return with_second_windows(
-        t, c, s, _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c])));
-}
-
 /* `count` tables of `rows` runs, pieces two at a time (an odd count writes the spare piece past the
  * table: into the next table's place or the buffer's slack); a shared window loaded once per table,
  * into both lanes. */
@@ -572,8 +563,8 @@ AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const 
 {
     /* The table's fields read once: a store through dst may alias them, and reloading them after
      * every store made the loop wait on its own stores. */
-    const int pieces = t->pieces, two = t->two[0];
-    const int64_t advance = t->advance, from = t->from[0];
+    const int pairs = (t->pieces + 1) / 2, two = t->two;
+    const int64_t advance = t->advance, from = t->pairs[0].first[0];
     if (t->shared) {
         for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += advance) {
             const __m256i low =
@@ -581,21 +572,22 @@ AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const 
             const __m256i high = two ? _mm256_broadcastsi128_si256(
                                            _mm_loadu_si128((const __m128i *)(src + from + 16)))
                                      : low;
-            for (int c = 0; c < pieces; c += 2) {
+            for (int p = 0; p < pairs; ++p) {
+                const cpu_shuffle_pair *r = &t->pairs[p];
                 __m256i v =
-                    _mm256_shuffle_epi8(low, _mm256_loadu_si256((const __m256i *)t->order[0][c]));
+                    _mm256_shuffle_epi8(low, _mm256_load_si256((const __m256i *)r->order[0]));
                 if (two)
                     v = _mm256_or_si256(
-                        v, _mm256_shuffle_epi8(
-                               high, _mm256_loadu_si256((const __m256i *)t->order[1][c])));
-                _mm256_storeu_si256((__m256i *)(dst + 16 * c), v);
+                        v,
+                        _mm256_shuffle_epi8(high, _mm256_load_si256((const __m256i *)r->order[1])));
+                _mm256_storeu_si256((__m256i *)(dst + 32 * p), v);
             }
         }
         return;
     }
     for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += advance)
-        for (int c = 0; c < pieces; c += 2)
-            _mm256_storeu_si256((__m256i *)(dst + 16 * c), shuffle_pair(t, c, src));
+        for (int p = 0; p < pairs; ++p)
+            _mm256_storeu_si256((__m256i *)(dst + 32 * p), shuffle_pair(&t->pairs[p], two, src));
 }
 
 /* The rows [first, n) of a shuffled run, byte by byte from the run's table: no load past the bytes
@@ -608,12 +600,15 @@ static void shuffle_rows(const cpu_gather_walk *g, uint8_t *dst, const uint8_t *
     for (int64_t r = first; r < n; ++r) {
         const uint8_t *s = src + r * step;
         uint8_t *d = dst + r * run;
-        for (int c = 0; c < t->pieces; ++c)
+        for (int c = 0; c < t->pieces; ++c) {
+            const cpu_shuffle_pair *pair = &t->pairs[c / 2];
+            const int lane = c % 2;
             for (int j = 0; j < 16; ++j) {
-                const uint8_t low = t->order[0][c][j];
-                d[16 * c + j] =
-                    low < 16 ? s[t->from[c] + low] : s[t->second[c] + t->order[1][c][j]];
+                const uint8_t low = pair->order[0][16 * lane + j];
+                d[16 * c + j] = low < 16 ? s[pair->first[lane] + low]
+                                         : s[pair->second[lane] + pair->order[1][16 * lane + j]];
             }
+        }
     }
 }
 

@@ -135,7 +135,7 @@ void clsel_priv_cpu_fused_choose(cpu_walk *walk)
     /* Two tables or more: where one input moves from row to row as a pattern, its own reader
      * (expanded, tiled) or its gather beside rows of the repeated ones was as fast or faster
      * (docs/tuning.md, CPU_FUSED_TABLE_BYTES). */
-    f->on = tables >= 2;
+    f->on = tables >= 1;
 }
 
 /* What a fused run keeps from block to block: the tables, and the repeated inputs' bytes, of the

@@ -90,6 +90,10 @@
 /* Source bytes a fused table's loads may span: where an input ends within them, a table's window
  * is copied to a buffer of this size first. */
 #define CPU_FUSED_REACH_BYTES 4096
+/* Where blocks start at varying phases of the output's 32-byte vectors, their tables are made again
+ * at each new phase: fused only where a phase lasts this many output bytes per byte of the tables
+ * made for it. */
+#define CPU_FUSED_OUTPUT_PER_TABLE_BYTE 256
 /* A fused block's inputs that move on are prefetched this many source bytes ahead, a table's lines
  * at a time (AVX2). */
 #define CPU_FUSED_PREFETCH_BYTES 4096

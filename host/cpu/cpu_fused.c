@@ -99,7 +99,23 @@ static int fused_kind(const cpu_blocks *b, int op, int64_t span)
     return fits_tables(b, op, span) ? CPU_FUSED_TABLE : -1;
 }
 
-void clsel_priv_cpu_fused_choose(cpu_walk *walk)
+/* Output bytes the blocks fuse at one phase of their vectors before the next block starts at
+ * another: from the first block to that of the lowest walk level whose step moves the output by
+ * other than whole vectors (INT64_MAX: none does, one phase throughout). */
+static int64_t bytes_per_phase(const cpu_blocks *b)
+{
+    int64_t bytes = b->elements * (int64_t)b->w;
+    for (int32_t level = 0; level < b->order.rank; ++level) {
+        if (b->order.strides[PLAN_OUT][level] * (int64_t)b->w % 32 != 0)
+            return bytes;
+        if (bytes > INT64_MAX / b->order.dims[level])
+            return INT64_MAX;
+        bytes *= b->order.dims[level];
+    }
+    return INT64_MAX;
+}
+
+void clsel_priv_cpu_fused_choose(cpu_walk *walk, int final_blocks)
 {
     cpu_fused *f = &walk->fused;
     const cpu_blocks *b = &walk->blocks;
@@ -135,7 +151,11 @@ void clsel_priv_cpu_fused_choose(cpu_walk *walk)
     /* Two tables or more: where one input moves from row to row as a pattern, its own reader
      * (expanded, tiled) or its gather beside rows of the repeated ones was as fast or faster
      * (docs/tuning.md, CPU_FUSED_TABLE_BYTES). */
-    f->on = tables >= 1;
+    /* A table made again at each new phase costs some 30 instructions per byte, the fused loop
+     * about one per output byte (docs/tuning.md, CPU_FUSED_OUTPUT_PER_TABLE_BYTE). */
+    const int64_t made = (int64_t)tables * f->span;
+    f->on = tables >= 1 &&
+            (!final_blocks || bytes_per_phase(b) / CPU_FUSED_OUTPUT_PER_TABLE_BYTE >= made);
 }
 
 /* What a fused run keeps from block to block: the tables, and the repeated inputs' bytes, of the

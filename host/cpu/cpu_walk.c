@@ -426,8 +426,9 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
     memset(walk->in_place, 0, sizeof walk->in_place);
     if (!tiles && !walk->by_chunk)
         choose_rows_in_place(walk, long_row);
-    clsel_priv_cpu_fused_choose(walk);
-    if (walk->fused.on && forced_block <= 0) {
+    const int remade = forced_block <= 0; /* the fused walk's blocks are made anew below */
+    clsel_priv_cpu_fused_choose(walk, !remade);
+    if (walk->fused.on && remade) {
         /* A fused walk gathers nothing: its blocks take CPU_BLOCK_BYTES whatever room the gathers
          * had, in whole tables, so that every block's vectors start at one phase of its tables
          * (made again where the phase changes). */
@@ -435,9 +436,11 @@ void clsel_priv_cpu_walk_make(const plan_iter *it, size_t w, int stream, const c
         const int64_t span = walk->fused.span;
         clsel_priv_cpu_blocks_make(it, w, CPU_BLOCK_BYTES / span * span / (int64_t)w, long_row,
                                    tiles, &walk->blocks);
-        clsel_priv_cpu_fused_choose(walk);
-        if (!walk->fused.on)
+        clsel_priv_cpu_fused_choose(walk, 1);
+        if (!walk->fused.on) {
             *walk = gathered;
+            walk->fused.on = 0; /* its blocks were not whole tables */
+        }
     }
 }
 

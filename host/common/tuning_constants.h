@@ -83,7 +83,7 @@
 #define CPU_SHUFFLE_PIECES (CPU_TABLE_BYTES / 16)
 /* Output bytes of one fused block's table (cpu_fused.c): the rows of its short inner dims that make
  * whole vectors (the least common multiple of a row's bytes and 32), per input per run. */
-#define CPU_FUSED_TABLE_BYTES 2048
+#define CPU_FUSED_TABLE_BYTES 4096
 #define CPU_SHUFFLE_MOST_PIECES (CPU_FUSED_TABLE_BYTES / 16)
 /* ...and at least this many, in whole such sets of rows, where they fit. */
 #define CPU_FUSED_LEAST_TABLE_BYTES 1024

@@ -19,8 +19,7 @@
 #include "cpu/cpu_gather.h" /* clsel_priv_cpu_shuffle_table_make, clsel_priv_cpu_piece_windows */
 
 enum {
-    MOST_ROW_ELEMENTS = CPU_FUSED_TABLE_BYTES, /* a table's row of one-byte elements */
-    MAP_BYTES = CPU_FUSED_TABLE_BYTES + 48     /* a table from a phase below 32, and 16 past it */
+    MAP_BYTES = CPU_FUSED_TABLE_BYTES + 48 /* a table from a phase below 32, and 16 past it */
 };
 
 static int64_t row_stride(const cpu_blocks *b, int op)
@@ -28,40 +27,41 @@ static int64_t row_stride(const cpu_blocks *b, int op)
     return b->inner < b->it->rank ? b->it->strides[op][b->inner] : 0;
 }
 
-/* Input op's element offset for element j of a block (from the block's first): j's row along dim
- * `inner` and its place in dims [0, inner). */
-static int64_t element_offset(const cpu_blocks *b, int op, int64_t j)
+/* The block's rows as a space of their own, with the counter at element `first`: dims [0, inner),
+ * then the rows along dim `inner` to element `last` (past its extent where a table's rows reach
+ * there: they step on as the blocks' rows do). Where the rows are the whole space, one row whose
+ * counter wraps to its first element: a step of 0. */
+static void block_rows(const cpu_blocks *b, int64_t first, int64_t last, plan_iter *rows,
+                       plan_counter *element)
 {
-    const plan_iter *it = b->it;
-    int64_t place = j % b->inner_elements, offset = j / b->inner_elements * row_stride(b, op);
-    for (int32_t d = 0; d < b->inner; ++d) {
-        offset += place % it->dims[d] * it->strides[op][d];
-        place /= it->dims[d];
+    *rows = *b->it;
+    memset(rows->base, 0, sizeof rows->base);
+    rows->rank = b->inner;
+    rows->count = b->inner_elements;
+    if (b->inner < b->it->rank) {
+        rows->dims[b->inner] = last / b->inner_elements + 1;
+        rows->count *= rows->dims[b->inner];
+        rows->rank = b->inner + 1;
     }
-    return offset;
+    clsel_priv_plan_counter_at(rows, first % rows->count, element);
 }
 
 /* Input op's source byte for each of `bytes` output bytes of a block from byte `first` on: its
- * element's byte, or for a cond (a byte an element) the element's one byte. A row's element
- * offsets first, then row by row: no division per byte. */
+ * element's byte, or for a cond (a byte an element) the element's one byte. One counter step an
+ * element: no division per byte. */
 static void source_bytes(const cpu_blocks *b, int op, int64_t first, int64_t bytes, int64_t *at)
 {
-    const int64_t w = (int64_t)b->w, row = b->inner_elements;
-    /* zeroed, as the static analyzer does not follow row's bound: made per walk and phase, cheap */
-    int64_t offsets[MOST_ROW_ELEMENTS] = {0};
-    for (int64_t e = 0; e < row && e < MOST_ROW_ELEMENTS; ++e)
-        offsets[e] = element_offset(b, op, e);
-    const int64_t stride = row_stride(b, op);
-    int64_t j = first / w, byte = first % w, r = j / row, e = j % row;
+    const int64_t w = (int64_t)b->w;
+    plan_iter rows;
+    plan_counter element;
+    block_rows(b, first / w, (first + bytes - 1) / w, &rows, &element);
+    int64_t byte = first % w;
     for (int64_t x = 0; x < bytes; ++x) {
-        const int64_t offset = r * stride + offsets[e];
+        const int64_t offset = element.offset[op];
         at[x] = op == PLAN_COND ? offset : offset * w + byte;
         if (++byte == w) {
             byte = 0;
-            if (++e == row) {
-                e = 0;
-                ++r;
-            }
+            clsel_priv_plan_counter_next(&rows, &element);
         }
     }
 }
@@ -166,6 +166,7 @@ typedef struct fused_job {
     cpu_fused_fn fn[2]; /* [streamed stores] */
     int64_t phase;      /* of the tables; -1: none yet */
     cpu_shuffle_table tables[3];
+    cpu_shuffle_pair pairs[3][CPU_FUSED_TABLE_BYTES / 32]; /* the tables' records */
     const uint8_t *repeated_from[3]; /* the source a repeated input's bytes are of */
     int64_t repeated_phase[3];
     _Alignas(32) uint8_t repeated[3][CPU_FUSED_TABLE_BYTES];
@@ -173,13 +174,14 @@ typedef struct fused_job {
 } fused_job;
 
 /* Input op's table for a block's vectors from output byte `phase` on. */
-static int make_table(const cpu_walk *walk, int op, int64_t phase, cpu_shuffle_table *t)
+static int make_table(const cpu_walk *walk, int op, int64_t phase, cpu_shuffle_pair *pairs,
+                      cpu_shuffle_table *t)
 {
     const cpu_blocks *b = &walk->blocks;
     const int64_t span = walk->fused.span, w = (int64_t)clsel_priv_operand_width(op, b->w);
     int64_t at[MAP_BYTES];
     source_bytes(b, op, phase, span, at);
-    if (!clsel_priv_cpu_shuffle_table_make(at, span / 16, 1, t))
+    if (!clsel_priv_cpu_shuffle_table_make(at, span / 16, 1, pairs, t))
         return 0;
     t->rows = walk->fused.rows;
     t->advance = t->rows * row_stride(b, op) * w;
@@ -210,10 +212,16 @@ static void block_elements(const cpu_walk *walk, const uint8_t *const src[3], in
 {
     const cpu_blocks *b = &walk->blocks;
     const size_t w = b->w;
+    if (first >= last)
+        return;
+    plan_iter rows;
+    plan_counter element;
+    block_rows(b, first, last - 1, &rows, &element);
     for (int64_t j = first; j < last; ++j) {
-        const int take_then = src[PLAN_COND][element_offset(b, PLAN_COND, j)] != 0;
+        const int take_then = src[PLAN_COND][element.offset[PLAN_COND]] != 0;
         const int op = take_then ? PLAN_THEN : PLAN_ELSE;
-        memcpy(out + j * (int64_t)w, src[op] + element_offset(b, op, j) * (int64_t)w, w);
+        memcpy(out + j * (int64_t)w, src[op] + element.offset[op] * (int64_t)w, w);
+        clsel_priv_plan_counter_next(&rows, &element);
     }
 }
 
@@ -275,7 +283,8 @@ static int tables_for(fused_job *job, int64_t phase)
         return 1;
     job->phase = -1;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
-        if (f->kind[op] == CPU_FUSED_TABLE && !make_table(job->walk, op, phase, &job->tables[op]))
+        if (f->kind[op] == CPU_FUSED_TABLE &&
+            !make_table(job->walk, op, phase, job->pairs[op], &job->tables[op]))
             return 0;
     job->phase = phase;
     return 1;

@@ -21,45 +21,49 @@ AVX2 static inline void fused_prefetch(const uint8_t *src, int64_t advance)
 }
 
 /* A table input's vector for pair p of its table at src, or a run's vector p from src. */
-#define FUSED_INPUT(TABLED, table, two, src, p)            \
-    (TABLED ? shuffle_pair((table)->pairs + (p), two, src) \
+#define FUSED_INPUT(TABLED, table, two, src, p)     \
+    (TABLED ? shuffle_pair((table) + (p), two, src) \
             : _mm256_loadu_si256((const __m256i *)((src) + 32 * (p))))
 
 /* CT, TT, ET: cond, then, else read through a table (1) or as a run (0). A table's cond is a byte
  * of its element's cond per output byte, so its mask is a byte compare; a run's is widened to the
  * element width. Each input moves on after each table (a last partial one too, past which nothing
  * is read). */
-#define FUSED_LOOP(W, CT, TT, ET, S, STORE)                                                   \
-    AVX2 static void fused_##W##_##CT##TT##ET##_##S(cpu_fused_inputs *in, int64_t vectors,    \
-                                                    uint8_t *out)                             \
-    {                                                                                         \
-        const cpu_shuffle_table *ct = in->table[0], *tt = in->table[1], *et = in->table[2];   \
-        const int c2 = CT && ct->two, t2 = TT && tt->two, e2 = ET && et->two;                 \
-        const uint8_t *c = in->src[0], *t = in->src[1], *e = in->src[2];                      \
-        const int64_t pairs = in->pairs;                                                      \
-        (void)ct, (void)tt, (void)et, (void)c2, (void)t2, (void)e2;                           \
-        for (int64_t v = 0; v < vectors;) {                                                   \
-            const int64_t n = vectors - v < pairs ? vectors - v : pairs;                      \
-            for (int64_t p = 0; p < n; ++p) {                                                 \
-                const __m256i when_false =                                                    \
-                    CT ? _mm256_cmpeq_epi8(shuffle_pair(ct->pairs + p, c2, c),                \
-                                           _mm256_setzero_si256())                            \
-                       : zero_mask_##W(c + p * (32 / W));                                     \
-                const __m256i a = FUSED_INPUT(TT, tt, t2, t, p);                              \
-                const __m256i b = FUSED_INPUT(ET, et, e2, e, p);                              \
-                STORE((__m256i *)(out + 32 * (v + p)), _mm256_blendv_epi8(a, b, when_false)); \
-            }                                                                                 \
-            fused_prefetch(c, in->advance[0]);                                                \
-            fused_prefetch(t, in->advance[1]);                                                \
-            fused_prefetch(e, in->advance[2]);                                                \
-            c += in->advance[0];                                                              \
-            t += in->advance[1];                                                              \
-            e += in->advance[2];                                                              \
-            v += n;                                                                           \
-        }                                                                                     \
-        in->src[0] = c;                                                                       \
-        in->src[1] = t;                                                                       \
-        in->src[2] = e;                                                                       \
+#define FUSED_LOOP(W, CT, TT, ET, S, STORE)                                                     \
+    AVX2 static void fused_##W##_##CT##TT##ET##_##S(cpu_fused_inputs *in, int64_t vectors,      \
+                                                    uint8_t *out)                               \
+    {                                                                                           \
+        const cpu_shuffle_pair *ct = CT ? in->table[0]->pairs : NULL;                           \
+        const cpu_shuffle_pair *tt = TT ? in->table[1]->pairs : NULL;                           \
+        const cpu_shuffle_pair *et = ET ? in->table[2]->pairs : NULL;                           \
+        const int c2 = CT && in->table[0]->two, t2 = TT && in->table[1]->two;                   \
+        const int e2 = ET && in->table[2]->two;                                                 \
+        const uint8_t *c = in->src[0], *t = in->src[1], *e = in->src[2];                        \
+        const int64_t pairs = in->pairs;                                                        \
+        const int64_t c_advance = in->advance[0], t_advance = in->advance[1],                   \
+                      e_advance = in->advance[2];                                               \
+        (void)ct, (void)tt, (void)et, (void)c2, (void)t2, (void)e2;                             \
+        for (int64_t v = 0; v < vectors;) {                                                     \
+            const int64_t n = vectors - v < pairs ? vectors - v : pairs;                        \
+            for (int64_t p = 0; p < n; ++p) {                                                   \
+                const __m256i when_false =                                                      \
+                    CT ? _mm256_cmpeq_epi8(shuffle_pair(ct + p, c2, c), _mm256_setzero_si256()) \
+                       : zero_mask_##W(c + p * (32 / W));                                       \
+                const __m256i a = FUSED_INPUT(TT, tt, t2, t, p);                                \
+                const __m256i b = FUSED_INPUT(ET, et, e2, e, p);                                \
+                STORE((__m256i *)(out + 32 * (v + p)), _mm256_blendv_epi8(a, b, when_false));   \
+            }                                                                                   \
+            fused_prefetch(c, c_advance);                                                       \
+            fused_prefetch(t, t_advance);                                                       \
+            fused_prefetch(e, e_advance);                                                       \
+            c += c_advance;                                                                     \
+            t += t_advance;                                                                     \
+            e += e_advance;                                                                     \
+            v += n;                                                                             \
+        }                                                                                       \
+        in->src[0] = c;                                                                         \
+        in->src[1] = t;                                                                         \
+        in->src[2] = e;                                                                         \
     }
 #define FUSED_STORES(W, CT, TT, ET)                   \
     FUSED_LOOP(W, CT, TT, ET, 0, _mm256_storeu_si256) \

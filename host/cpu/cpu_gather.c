@@ -313,7 +313,7 @@ static int piece_windows(const int64_t *byte_at, int64_t c, int64_t pieces, int 
 }
 
 int clsel_priv_cpu_shuffle_table_make(const int64_t *byte_at, int64_t pieces, int apart,
-                                      cpu_shuffle_table *t)
+                                      cpu_shuffle_pair *pairs, cpu_shuffle_table *t)
 {
     if (pieces < 1 || pieces > CPU_SHUFFLE_MOST_PIECES)
         return 0;
@@ -333,7 +333,7 @@ int clsel_priv_cpu_shuffle_table_make(const int64_t *byte_at, int64_t pieces, in
         int two;
         if (!piece_windows(byte_at, piece, pieces, apart, t->shared, all, window, &two))
             return 0;
-        cpu_shuffle_pair *r = &t->pairs[c / 2];
+        cpu_shuffle_pair *r = &pairs[c / 2];
         const int lane = (int)(c % 2);
         r->first[lane] = (int32_t)window[0];
         r->second[lane] = (int32_t)window[1];
@@ -347,8 +347,9 @@ int clsel_priv_cpu_shuffle_table_make(const int64_t *byte_at, int64_t pieces, in
     /* Where either lane of a pair has a second window both read one (cpu_avx2.h, shuffle_pair):
      * counted per piece, a pair's one-window piece beside a two-window one read 16 bytes past the
      * reach, and past the input's end (fuzz_cpu, regressions/cpu/shuffle_table_past_input_end). */
+    t->pairs = pairs;
     for (int64_t p = 0; p < (pieces + 1) / 2; ++p) {
-        const cpu_shuffle_pair *r = &t->pairs[p];
+        const cpu_shuffle_pair *r = &pairs[p];
         int64_t reach = (r->first[0] > r->first[1] ? r->first[0] : r->first[1]) + 16;
         if (r->two) {
             const int64_t second = r->second[0] > r->second[1] ? r->second[0] : r->second[1];
@@ -365,7 +366,7 @@ int clsel_priv_cpu_shuffle_table_make(const int64_t *byte_at, int64_t pieces, in
  * (every piece reads one window where the whole table's does not). The counter walks the table's
  * elements, no division per byte: made per walk, it must be cheap. */
 static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int64_t rows,
-                         int64_t step, cpu_shuffle_table *t)
+                         int64_t step, cpu_shuffle_pair *pairs, cpu_shuffle_table *t)
 {
     const int64_t bytes = rows * run, pieces = (bytes + 15) / 16, w = (int64_t)g->w;
     plan_iter space;
@@ -394,7 +395,7 @@ static int build_shuffle(const cpu_gather_walk *g, int levels, int64_t run, int6
     }
     for (; filled < 16 * pieces; ++filled)
         byte_at[filled] = byte_at[bytes - 1];
-    if (!clsel_priv_cpu_shuffle_table_make(byte_at, pieces, 0, t))
+    if (!clsel_priv_cpu_shuffle_table_make(byte_at, pieces, 0, pairs, t))
         return 0;
     t->rows = rows;
     t->advance = rows * step;
@@ -418,7 +419,7 @@ static int choose_shuffle(cpu_gather_walk *g, const cpu_period *p, const cpu_loo
     for (int level = 0; level < p->most; ++level)
         runs[level + 1] = runs[level] * g->extent[level];
     int best = p->most;
-    while (best >= p->fewest && !build_shuffle(g, best, runs[best], 1, 0, &g->row))
+    while (best >= p->fewest && !build_shuffle(g, best, runs[best], 1, 0, g->row_pairs, &g->row))
         --best;
     if (best < p->fewest)
         return 0;
@@ -429,7 +430,7 @@ static int choose_shuffle(cpu_gather_walk *g, const cpu_period *p, const cpu_loo
         ++rows;        /* 16 / gcd(run, 16) */
     g->group.rows = 0; /* build_shuffle sets it only where the windows fit */
     if (rows > 1 && step)
-        build_shuffle(g, best, run, rows, step, &g->group);
+        build_shuffle(g, best, run, rows, step, g->group_pairs, &g->group);
     g->row.advance = step;
     g->run_levels = best;
     g->run_bytes = (size_t)run;

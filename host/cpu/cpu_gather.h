@@ -22,11 +22,11 @@ int clsel_priv_cpu_piece_windows(const int64_t *at, int apart, int64_t *first, i
  * its byte order and the table's reach; its rows and advance are the caller's. Shared (one
  * window for every piece, which a gather's loop loads once a table) only where not `apart`: a
  * fused block's loop loads every pair's windows, and a shared window of 17-32 bytes would take
- * both for each. 0 where a piece's
- * bytes do not fit its windows, or the table would have no pieces or more than
+ * both for each. Its records go to `pairs`, room for (pieces + 1) / 2, which the table points at.
+ * 0 where a piece's bytes do not fit its windows, or the table would have no pieces or more than
  * CPU_SHUFFLE_MOST_PIECES. */
 int clsel_priv_cpu_shuffle_table_make(const int64_t *byte_at, int64_t pieces, int apart,
-                                      cpu_shuffle_table *t);
+                                      cpu_shuffle_pair *pairs, cpu_shuffle_table *t);
 
 /* One input's gather: its block dims of more than one index, innermost first, and the loop for its
  * runs. */
@@ -37,6 +37,7 @@ typedef struct cpu_gather_walk {
     int transposed; /* single elements far apart along level 0, closer along level 1: read along
                        level 1 */
     cpu_shuffle_table group, row;
+    cpu_shuffle_pair group_pairs[CPU_SHUFFLE_PIECES / 2], row_pairs[CPU_SHUFFLE_PIECES / 2];
     int64_t split_scale; /* the split level's extent is the block's split times this */
     int64_t extent[CLSEL_MAX_RANK + 2];
     int64_t step[CLSEL_MAX_RANK + 2]; /* source bytes from one index to the next */

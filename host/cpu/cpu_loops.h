@@ -89,7 +89,7 @@ typedef void (*cpu_expanded_fn)(const cpu_rows *rows, cpu_expand_reader *reader)
  * the windows allow, else one run, its last piece spilling into the next run's place), `advance`
  * source bytes apart, of at most CPU_SHUFFLE_PIECES pieces; a fused block's (cpu_fused.c) is the
  * output vectors of `rows` rows of the block, of up to CPU_SHUFFLE_MOST_PIECES. Pieces go two at a
- * time, one 32-byte shuffle, so the table is a record per pair read in order: each lane's window
+ * time, one 32-byte shuffle, so the table is a record per pair, read in order: each lane's window
  * offsets and the pair's byte orders side by side, a vector costing its loads and shuffles, not a
  * lookup of each piece's fields (docs/tuning.md, CPU_FUSED_TABLE_BYTES). An odd count's last pair
  * repeats its piece in its second lane. */
@@ -105,7 +105,9 @@ typedef struct cpu_shuffle_table {
     int two;    /* some pair reads a second window */
     int64_t rows, advance;
     int64_t reach; /* source bytes past the table's start that its loads touch */
-    cpu_shuffle_pair pairs[CPU_SHUFFLE_MOST_PIECES / 2];
+    /* (pieces + 1) / 2 records, held beside the table by its owner: a gather's up to
+     * CPU_SHUFFLE_PIECES pieces, a fused block's up to CPU_SHUFFLE_MOST_PIECES */
+    const cpu_shuffle_pair *pairs;
 } cpu_shuffle_table;
 
 /* A fused block's inputs (cpu_fused.c): each read where it lies, as a run (its vectors at src; a

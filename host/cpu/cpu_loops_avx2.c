@@ -564,7 +564,8 @@ AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const 
     /* The table's fields read once: a store through dst may alias them, and reloading them after
      * every store made the loop wait on its own stores. */
     const int pairs = (t->pieces + 1) / 2, two = t->two;
-    const int64_t advance = t->advance, from = t->pairs[0].first[0];
+    const cpu_shuffle_pair *const record = t->pairs;
+    const int64_t advance = t->advance, from = record[0].first[0];
     if (t->shared) {
         for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += advance) {
             const __m256i low =
@@ -573,7 +574,7 @@ AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const 
                                            _mm_loadu_si128((const __m128i *)(src + from + 16)))
                                      : low;
             for (int p = 0; p < pairs; ++p) {
-                const cpu_shuffle_pair *r = &t->pairs[p];
+                const cpu_shuffle_pair *r = &record[p];
                 __m256i v =
                     _mm256_shuffle_epi8(low, _mm256_load_si256((const __m256i *)r->order[0]));
                 if (two)
@@ -587,7 +588,7 @@ AVX2 static void shuffle_tables(const cpu_shuffle_table *t, uint8_t *dst, const 
     }
     for (int64_t k = 0; k < count; ++k, dst += dst_advance, src += advance)
         for (int p = 0; p < pairs; ++p)
-            _mm256_storeu_si256((__m256i *)(dst + 32 * p), shuffle_pair(&t->pairs[p], two, src));
+            _mm256_storeu_si256((__m256i *)(dst + 32 * p), shuffle_pair(&record[p], two, src));
 }
 
 /* The rows [first, n) of a shuffled run, byte by byte from the run's table: no load past the bytes

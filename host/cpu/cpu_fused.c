@@ -149,12 +149,12 @@ void clsel_priv_cpu_fused_choose(cpu_walk *walk, int final_blocks)
         tables += kind == CPU_FUSED_TABLE;
     }
     /* Two tables or more: where one input moves from row to row as a pattern, its own reader
-     * (expanded, tiled) or its gather beside rows of the repeated ones was as fast or faster
-     * (docs/tuning.md, CPU_FUSED_TABLE_BYTES). */
-    /* A table made again at each new phase costs some 30 instructions per byte, the fused loop
-     * about one per output byte (docs/tuning.md, CPU_FUSED_OUTPUT_PER_TABLE_BYTE). */
+     * (expanded, tiled) or the rows beside its gather were as fast or faster, some much faster
+     * (docs/tuning.md, CPU_FUSED_TABLE_BYTES). A table made again at each new phase costs some 30
+     * instructions per byte, the fused loop about one per output byte
+     * (CPU_FUSED_OUTPUT_PER_TABLE_BYTE). */
     const int64_t made = (int64_t)tables * f->span;
-    f->on = tables >= 1 &&
+    f->on = tables >= 2 &&
             (!final_blocks || bytes_per_phase(b) / CPU_FUSED_OUTPUT_PER_TABLE_BYTE >= made);
 }
 

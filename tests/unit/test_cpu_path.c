@@ -243,6 +243,12 @@ static void test_fused_blocks(void)
         {{SHAPE(N, 3, 13), SHAPE(N, 1, 13), SHAPE(N, 3, 1)}, 39},
         /* rows of one vector or less, tables of many rows */
         {{SHAPE(N, 1, 4), SHAPE(N, 1, 4), SHAPE(4, 1)}, 16},
+        /* rows of 420 elements: tables of 3,360 bytes in every width */
+        {{SHAPE(1, 15, 1, 2), SHAPE(N, 15, 14, 1), SHAPE(N, 1, 1, 2)}, 420},
+        /* blocks that start at varying phases of the output's vectors (the output
+         * [2,N,3,37,3,25,1,8], 133,200 elements an index of N, in rows of 66,600 of them): tables
+         * made again, or the blocks gathered */
+        {{SHAPE(1, 1, 3, 37, 3, 1, 1, 1), SHAPE(1, 8), SHAPE(2, N, 3, 37, 3, 25, 1, 1)}, 133200},
     };
     uint64_t seed = 40;
     for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; ++p)

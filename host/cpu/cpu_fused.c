@@ -148,12 +148,13 @@ void clsel_priv_cpu_fused_choose(cpu_walk *walk, int final_blocks)
         f->kind[op] = (cpu_fused_kind)kind;
         tables += kind == CPU_FUSED_TABLE;
     }
-    /* One table or more: a pattern that moves from row to row, gathered, cost a store and a load
-     * of every output byte, more than its shuffle fused (docs/tuning.md, CPU_FUSED_TABLE_BYTES).
-     * A table made again at each new phase costs some 30 instructions per byte, the fused loop
-     * about one per output byte (CPU_FUSED_OUTPUT_PER_TABLE_BYTE). */
+    /* Two tables or more: where one input moves from row to row as a pattern, its own reader
+     * (expanded, tiled) or the rows beside its gather were as fast or faster, some much faster
+     * (docs/tuning.md, CPU_FUSED_TABLE_BYTES). A table made again at each new phase costs some 30
+     * instructions per byte, the fused loop about one per output byte
+     * (CPU_FUSED_OUTPUT_PER_TABLE_BYTE). */
     const int64_t made = (int64_t)tables * f->span;
-    f->on = tables >= 1 &&
+    f->on = tables >= 2 &&
             (!final_blocks || bytes_per_phase(b) / CPU_FUSED_OUTPUT_PER_TABLE_BYTE >= made);
 }
 
@@ -196,23 +197,13 @@ static const uint8_t *repeated_bytes(fused_job *job, int op, const uint8_t *src,
         return job->repeated[op];
     const cpu_blocks *b = &job->walk->blocks;
     const int64_t span = job->walk->fused.span, step = op == PLAN_COND ? (int64_t)b->w : 1;
-    /* The same in every row: one row's bytes looked up, then copied on, doubling (made for every
-     * block whose source moved, where a lookup per byte of the table cost the rows' speed). */
-    const int64_t entries = span / step, period = b->inner_elements * (int64_t)b->w / step,
-                  looked_up = period < entries ? period : entries;
-    uint8_t *bytes = job->repeated[op];
     int64_t at[MAP_BYTES];
-    source_bytes(b, op, phase, looked_up * step, at);
-    for (int64_t x = 0; x < looked_up; ++x)
-        bytes[x] = src[at[x * step]];
-    for (int64_t done = looked_up; done < entries;) {
-        const int64_t copied = done < entries - done ? done : entries - done;
-        memcpy(bytes + done, bytes, (size_t)copied);
-        done += copied;
-    }
+    source_bytes(b, op, phase, span, at);
+    for (int64_t x = 0; x < span; x += step)
+        job->repeated[op][x / step] = src[at[x]];
     job->repeated_from[op] = src;
     job->repeated_phase[op] = phase;
-    return bytes;
+    return job->repeated[op];
 }
 
 /* Elements [first, last) of a block, one by one. */

@@ -299,8 +299,8 @@ static int piece_windows(const int64_t *byte_at, int64_t c, int64_t pieces, int 
         *two = all[1] - all[0] >= 16;
     }
     if (apart && (c | 1) < pieces) {
-        /* A fused block's pair whose 32 bytes come from one 16-byte window reads it into both
-         * lanes: a load of each lane's, not one window a lane and a second. */
+        /* A fused block's pair whose 32 bytes come from one 16-byte window loads it into both
+         * lanes, the same 16 bytes twice: the table's reach counts the pair's lowest window. */
         int64_t lo, hi;
         byte_range(byte_at + 16 * (c & ~(int64_t)1), 32, &lo, &hi);
         if (hi - lo < 16) {

@@ -223,8 +223,7 @@ static void test_copied_rows(void)
 
 /* Under a cond that is not fixed, blocks whose only fresh gathers are elements repeated along the
  * rows, one of them streamed, take CPU_REPEATED_GATHER_BYTES of output or less; not where a
- * periodic input's period would no longer fit them (the bool case below: periods of 31,000). A
- * walk read fused gathers nothing: its blocks are whole tables. */
+ * periodic input's period would no longer fit them (the bool case below: periods of 31,000). */
 static void test_repeated_gathers(void)
 {
     const struct {
@@ -245,14 +244,6 @@ static void test_repeated_gathers(void)
         if (!walk_of(c, &walk))
             continue;
         const int64_t bytes = walk.blocks.elements * (int64_t)walk.blocks.w;
-        if (walk.fused.on) {
-            /* read fused (AVX2), gathering nothing: blocks of whole tables instead */
-            CHECK_MSG(bytes % walk.fused.span == 0,
-                      "%s: fused blocks of %lld bytes, tables of %lld", c->name, (long long)bytes,
-                      (long long)walk.fused.span);
-            check_case(c, 4000 + i);
-            continue;
-        }
         CHECK_MSG((bytes <= CPU_REPEATED_GATHER_BYTES) == cases[i].small,
                   "%s: blocks of %lld bytes, expected %s %d", c->name, (long long)bytes,
                   cases[i].small ? "at most" : "over", CPU_REPEATED_GATHER_BYTES);

@@ -59,11 +59,15 @@ static void choose_period(cpu_walk *walk)
          * lines, so that no row of the output ends mid-line: a row that does ends in a rest
          * computed apart and a line streamed in two pieces (i16 cond [40,13,3] under then
          * [N,1,13,3], 3,120-byte periods: 0.83x the time in rows of four, one thread, 8 rounds
-         * alternating; docs/tuning.md).
+         * alternating; docs/tuning.md). Where those lines take more periods than a block holds,
+         * the block's periods: one row a block, whose ends are its only partial lines (bool cond
+         * [N,13,1,15] under then [1,13,1,15], 2,145-byte periods, ten a block: 0.75x the time).
          * Not where each block gathers it anew: replicated, it cost more than it saved (bf16 then
          * [93,31,1,40,13,1], 3,120-byte periods, 1.25x the time). */
         if (!anew && per_line <= most && bytes * per_line <= CPU_PERIOD_KEPT_ROW_BYTES)
             walk->period_repeats = per_line;
+        else if (!anew && per_line > most)
+            walk->period_repeats = most;
         return;
     }
     walk->period_repeats = (wanted + per_line - 1) / per_line * per_line;

@@ -272,8 +272,10 @@ static void test_fused_blocks(void)
  * (cpu_walk.c, choose_period): rows of as many periods as make whole lines, a then row tiled within
  * each period crossing from one row of its tiles to the next inside them. i16 cond [40,13,3] under
  * then [N,1,13,3] (3,120-byte periods, rows of four), u8 [24,43] (1,032 bytes, rows of eight) and
- * f64 [7,19] (1,064 bytes, rows of eight); outputs past CPU_STREAM_MIN_BYTES (8 MiB) and of a few
- * blocks, 0 to 3 elements into their buffers. */
+ * f64 [7,19] (1,064 bytes, rows of eight); where those lines take more periods than a block holds,
+ * a row of the block's periods: cond [13,1,15] under then [N,1,11,1] in u8 (2,145-byte periods)
+ * and f32 (8,580 bytes). Outputs past CPU_STREAM_MIN_BYTES (8 MiB) and of a few blocks, 0 to 3
+ * elements into their buffers. */
 static void test_long_periods(void)
 {
     const struct {
@@ -284,6 +286,8 @@ static void test_long_periods(void)
         {CLSEL_I16, SHAPE(40, 13, 3), SHAPE(1, 13, 3), SHAPE(3), 2700},
         {CLSEL_U8, SHAPE(24, 43), SHAPE(1, 43), SHAPE(43), 8200},
         {CLSEL_F64, SHAPE(7, 19), SHAPE(1, 19), SHAPE(1), 8000},
+        {CLSEL_U8, SHAPE(13, 1, 15), SHAPE(1, 11, 1), SHAPE(15), 4000},
+        {CLSEL_F32, SHAPE(13, 1, 15), SHAPE(1, 11, 1), SHAPE(15), 1000},
     };
     uint64_t seed = 0;
     for (size_t k = 0; k < sizeof periods / sizeof periods[0]; ++k) {

@@ -141,20 +141,17 @@ void clsel_priv_cpu_fused_choose(cpu_walk *walk, int final_blocks)
         const int kind = fused_kind(b, op, f->span);
         if (kind < 0)
             return;
-        /* A run as wide as the output's elements streams at the output's rate: the rows read it
-         * in runs of lines side by side (CPU_STORES_SPLIT), the fused loop in one, slower. */
-        if (kind == CPU_FUSED_RUN && clsel_priv_operand_width(op, b->w) == b->w)
-            return;
         f->kind[op] = (cpu_fused_kind)kind;
         tables += kind == CPU_FUSED_TABLE;
     }
-    /* Two tables or more: where one input moves from row to row as a pattern, its own reader
-     * (expanded, tiled) or the rows beside its gather were as fast or faster, some much faster
-     * (docs/tuning.md, CPU_FUSED_TABLE_BYTES). A table made again at each new phase costs some 30
-     * instructions per byte, the fused loop about one per output byte
+    /* One table or more, beside runs of any width: a pattern that moves from row to row,
+     * gathered, cost a store and a load of every output byte, more than its shuffle fused, and the
+     * rows' runs of lines side by side (CPU_STORES_SPLIT) did not make up for it beside a run as
+     * wide as the output's elements (docs/tuning.md, CPU_FUSED_TABLE_BYTES). A table made again at
+     * each new phase costs some 30 instructions per byte, the fused loop about one per output byte
      * (CPU_FUSED_OUTPUT_PER_TABLE_BYTE). */
     const int64_t made = (int64_t)tables * f->span;
-    f->on = tables >= 2 &&
+    f->on = tables >= 1 &&
             (!final_blocks || bytes_per_phase(b) / CPU_FUSED_OUTPUT_PER_TABLE_BYTE >= made);
 }
 
@@ -197,13 +194,24 @@ static const uint8_t *repeated_bytes(fused_job *job, int op, const uint8_t *src,
         return job->repeated[op];
     const cpu_blocks *b = &job->walk->blocks;
     const int64_t span = job->walk->fused.span, step = op == PLAN_COND ? (int64_t)b->w : 1;
+    /* The same in every row: one row's bytes looked up, then copied on, doubling (made for every
+     * block whose source moved, where a lookup per byte of the table cost the rows' speed). */
+    const int64_t entries = span / step, period = b->inner_elements * (int64_t)b->w / step,
+                  looked_up = period < entries ? period : entries;
+    uint8_t *bytes = job->repeated[op];
     int64_t at[MAP_BYTES];
-    source_bytes(b, op, phase, span, at);
-    for (int64_t x = 0; x < span; x += step)
-        job->repeated[op][x / step] = src[at[x]];
+    const int64_t looked_up_bytes = looked_up * step;
+    source_bytes(b, op, phase, looked_up_bytes, at);
+    for (int64_t x = 0; x < looked_up_bytes; x += step)
+        bytes[x / step] = src[at[x]];
+    for (int64_t done = looked_up; done < entries;) {
+        const int64_t copied = done < entries - done ? done : entries - done;
+        memcpy(bytes + done, bytes, (size_t)copied);
+        done += copied;
+    }
     job->repeated_from[op] = src;
     job->repeated_phase[op] = phase;
-    return job->repeated[op];
+    return bytes;
 }
 
 /* Elements [first, last) of a block, one by one. */
@@ -307,11 +315,13 @@ static void fused_block(fused_job *job, const cpu_block *at)
     const int aligned = misaligned % w == 0;
     const int64_t phase = aligned ? (32 - misaligned) & 31 : 0;
     const int64_t vectors = elements * w > phase ? (elements * w - phase) / 32 : 0;
-    if (vectors == 0 || !tables_for(job, phase)) {
+    /* a table's vectors: its span is whole vectors, so none only where the walk was not fused */
+    const int64_t pairs = f->span / 32;
+    if (vectors == 0 || pairs == 0 || !tables_for(job, phase)) {
         block_elements(walk, src, 0, elements, out);
         return;
     }
-    const int64_t first = phase / w, last = first + vectors * 32 / w, pairs = f->span / 32;
+    const int64_t first = phase / w, last = first + vectors * 32 / w;
     block_elements(walk, src, 0, first, out);
     cpu_fused_inputs in = {{NULL, NULL, NULL}, {NULL, NULL, NULL}, {0, 0, 0}, pairs};
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {

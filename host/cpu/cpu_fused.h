@@ -8,10 +8,10 @@
 
 /* Whether walk's blocks are read fused, and how (walk->fused): where the loops have fused blends,
  * the output is a run in every block, the cond varies, some input is a pattern that moves from row
- * to row, none is a run as wide as the output's elements, and each pattern's every 16 output bytes
- * come from two 16-byte source windows. `final_blocks`: the blocks are those the walk will read,
- * so their phases count (a table is made again at each new one); else they are remade for the
- * fused walk, which takes them in whole tables. */
+ * to row, and each pattern's every 16 output bytes come from two 16-byte source windows.
+ * `final_blocks`: the blocks are those the walk will read, so their phases count (a table is made
+ * again at each new one); else they are remade for the fused walk, which takes them in whole
+ * tables. */
 void clsel_priv_cpu_fused_choose(cpu_walk *walk, int final_blocks);
 /* Walks the blocks of a fused walk. */
 void clsel_priv_cpu_fused_run(const cpu_walk *walk, const cpu_tensors *t);

@@ -216,8 +216,8 @@ static void test_expanded_repeats(void)
     check_against_oracle_at(&reread[1], CLSEL_F32, 8, 1);
 }
 
-/* Fused blocks (cpu_fused.c): two inputs or more patterns of short inner dims that move from row
- * to row (shuffle tables), beside runs and inputs the same in every row (repeated). Each in every
+/* Fused blocks (cpu_fused.c): one input or more a pattern of short inner dims that moves from row
+ * to row (a shuffle table), beside runs and inputs the same in every row (repeated). Each in every
  * element width, over a few blocks from an output 0 to 3 elements into its buffer (the tables made
  * for each phase, the elements before the first 32-byte boundary and after the last whole vector
  * one by one), and streamed (past CPU_STREAM_MIN_BYTES, 8 MiB) one and three elements in; the
@@ -243,6 +243,10 @@ static void test_fused_blocks(void)
         {{SHAPE(N, 3, 13), SHAPE(N, 1, 13), SHAPE(N, 3, 1)}, 39},
         /* rows of one vector or less, tables of many rows */
         {{SHAPE(N, 1, 4), SHAPE(N, 1, 4), SHAPE(4, 1)}, 16},
+        /* one input a table, the others the same in every row (a scalar among them): their bytes
+         * made from one row's, copied on for the rest of the table */
+        {{SHAPE(3, 1), SHAPE(N, 1, 5), SHAPE(1)}, 15},
+        {{SHAPE(40, 13), SHAPE(N, 40, 1), SHAPE(1)}, 520},
         /* rows of 420 elements: tables of 3,360 bytes in every width */
         {{SHAPE(1, 15, 1, 2), SHAPE(N, 15, 14, 1), SHAPE(N, 1, 1, 2)}, 420},
         /* blocks that start at varying phases of the output's vectors (the output

@@ -166,9 +166,8 @@ static void test_big_outputs(void)
         check_case(&cases[i], 1000 + i);
 }
 
-/* The CPU path's walk of case c's plan (0 where the plan fails). The plan is gone when it returns:
- * only the walk's own fields hold, not the space its blocks point to. */
-/* The walk of case c with `loops`. */
+/* The CPU path's walk of case c's plan with `loops` (0 where the plan fails). The plan is gone when
+ * it returns: only the walk's own fields hold, not the space its blocks point to. */
 static int walk_with(const big_case *c, const cpu_loops *loops, cpu_walk *walk)
 {
     clsel_plan *plan = NULL;
@@ -230,8 +229,8 @@ static void test_copied_rows(void)
 /* Under a cond that is not fixed, blocks whose only fresh gathers are elements repeated along the
  * rows, one of them streamed, take CPU_REPEATED_GATHER_BYTES of output or less; not where a
  * periodic input's period would no longer fit them (the bool case below: periods of 31,000). The
- * walks are made with loops that have no fused blends (the portable build's), as the AVX2 build
- * fuses the first two: then nothing is gathered. */
+ * walks are made with the loops' fused blends left out (the portable loops have none), as the AVX2
+ * loops fuse the first two: then nothing is gathered. */
 static void test_repeated_gathers(void)
 {
     const struct {

@@ -22,6 +22,9 @@ typedef enum clsel_priv_knob {
     CLSEL_PRIV_KNOB_LONG_ROW,
     /* Nonzero: the CPU path uses its portable loops even where AVX2 is available. */
     CLSEL_PRIV_KNOB_PORTABLE_CPU,
+    /* Nonzero: the CPU path leaves out its AVX-512 VBMI loops (the fused blocks' wide tables)
+     * where the processor has them. */
+    CLSEL_PRIV_KNOB_NO_AVX512,
     /* Nonzero: a runtime made by AUTO treats its device as one that does not work in host memory (a
      * discrete GPU) and measures whether runs pay there (runtime_run.c), also on a CPU device. */
     CLSEL_PRIV_KNOB_HOST_AS_DISCRETE,

@@ -194,5 +194,6 @@ AVX2 static inline __m256i shuffle_pair(const cpu_shuffle_pair *r, int two, cons
  * loops (cpu_fused_avx2.c), its `fused`. */
 extern const cpu_expanded_fn clsel_priv_cpu_avx2_expanded[CPU_STORE_KINDS][4][2][2];
 extern const cpu_fused_fn clsel_priv_cpu_avx2_fused[2][4][8];
+extern const cpu_fused_fn clsel_priv_cpu_vbmi_fused[2][4][8];
 
 #endif

@@ -2,11 +2,12 @@
  * elements, a row) and `split` indices of dim `inner`: each row reads input `op` at the same
  * offsets from the row's start, and the rows' starts step by the input's stride along dim `inner`.
  * So G rows, the fewest whose bytes make whole 32-byte vectors, are one shuffle table per input
- * (cpu_loops.h): each output vector a byte shuffle of one or two 16-byte source windows per lane,
- * and the next G rows the same table a fixed advance on. An input that does not move from row to
- * row is the same G rows for every table: their bytes are computed once and read again. The blend
- * builds each input's vector where it lies, as a run's is loaded, and nothing is gathered: a
- * gathered pattern cost a store and a load of every output byte besides its shuffle
+ * (cpu_loops.h): each output vector a byte shuffle of one or two 16-byte source windows per lane
+ * (or, where the loops have AVX-512 VBMI and every table fits, a wide table: one permute of one or
+ * two 32-byte windows), and the next G rows the same table a fixed advance on. An input that does
+ * not move from row to row is the same G rows for every table: their bytes are computed once and
+ * read again. The blend builds each input's vector where it lies, as a run's is loaded, and nothing
+ * is gathered: a gathered pattern cost a store and a load of every output byte besides its shuffle
  * (docs/tuning.md, CPU_FUSED_TABLE_BYTES). A block's output vectors start at its first 32-byte
  * boundary (streamed stores need it): the tables are made for that phase, and the few elements
  * before it and after its last whole vector are computed one by one. */
@@ -19,7 +20,7 @@
 #include "cpu/cpu_gather.h" /* clsel_priv_cpu_shuffle_table_make, clsel_priv_cpu_piece_windows */
 
 enum {
-    MAP_BYTES = CPU_FUSED_TABLE_BYTES + 48 /* a table from a phase below 32, and 16 past it */
+    MAP_BYTES = CPU_FUSED_TABLE_BYTES + 64 /* a table from a phase below 32, and 32 past it */
 };
 
 static int64_t row_stride(const cpu_blocks *b, int op)
@@ -66,37 +67,71 @@ static void source_bytes(const cpu_blocks *b, int op, int64_t first, int64_t byt
     }
 }
 
-/* Whether input op's every 16 bytes of output (from any element boundary) come from two 16-byte
- * source windows (a tiled row's end and start, say), whatever the phase of the tables, and its
- * tables' loads stay within CPU_FUSED_REACH_BYTES of their start. */
-static int fits_tables(const cpu_blocks *b, int op, int64_t span)
+/* A wide record's windows for 32 output bytes from their source bytes `at`: the lowest byte, and
+ * the lowest 32 or more past it (the first again where there is none); 0 where the bytes do not
+ * fit the two. */
+static int wide_windows(const int64_t *at, int64_t *first, int64_t *second)
 {
-    const int64_t w = (int64_t)b->w;
+    int64_t lo = at[0];
+    for (int j = 1; j < 32; ++j)
+        lo = at[j] < lo ? at[j] : lo;
+    int64_t past = INT64_MAX, hi = lo;
+    for (int j = 0; j < 32; ++j) {
+        past = at[j] >= lo + 32 && at[j] < past ? at[j] : past;
+        hi = at[j] > hi ? at[j] : hi;
+    }
+    *first = lo;
+    *second = past == INT64_MAX ? lo : past;
+    return hi < *second + 32;
+}
+
+/* The source bytes past a table's start that the loads for output bytes from source bytes `at` on
+ * reach, or -1 where they do not fit their windows: 16 bytes in two 16-byte windows (a table of
+ * pieces), or 32 in two 32-byte windows (a wide table). */
+static int64_t pieces_reach(const int64_t *at)
+{
+    int64_t first, second;
+    if (!clsel_priv_cpu_piece_windows(at, 1, &first, &second))
+        return -1;
+    /* a pair's loads: a second window at `second`, or 16 bytes on beside a partner's */
+    return second + 16 > first + 32 ? second + 16 : first + 32;
+}
+static int64_t wide_reach(const int64_t *at)
+{
+    int64_t first, second;
+    return wide_windows(at, &first, &second) ? second + 32 : -1;
+}
+
+/* Whether input op's tables fit their windows (`reach_of`: pieces_reach or wide_reach) from any
+ * element boundary, whatever the phase of the tables, with their loads within
+ * CPU_FUSED_REACH_BYTES of their start. The first row's starts tell: a row on, the same bytes are
+ * read a row's stride on, so the same windows fit, that much further, counted here at the last
+ * row that a table from a phase below 32 reaches. Every start of a table checked took 39 % of
+ * the library's time in a fused run on two threads (docs/tuning.md, CPU_FUSED_TABLE_BYTES). */
+static int fits_tables(const cpu_blocks *b, int op, int64_t span,
+                       int64_t (*reach_of)(const int64_t *))
+{
+    const int64_t w = (int64_t)b->w, row_bytes = b->inner_elements * w;
+    const int64_t stride = row_stride(b, op) * (int64_t)clsel_priv_operand_width(op, b->w);
     for (int32_t d = 0; d <= b->inner && d < b->it->rank; ++d)
         if (b->it->strides[op][d] < 0)
             return 0; /* the tables' loads are bounded for sources walked forwards */
     int64_t at[MAP_BYTES];
-    source_bytes(b, op, 0, span + 48, at);
-    for (int64_t start = 0; start < span + 32; start += w) {
-        int64_t first, second;
-        if (!clsel_priv_cpu_piece_windows(at + start, 1, &first, &second))
-            return 0;
-        /* a pair's loads: a second window at `second`, or 16 bytes on beside a partner's */
-        const int64_t reach = second + 16 > first + 32 ? second + 16 : first + 32;
-        if (reach > CPU_FUSED_REACH_BYTES)
+    source_bytes(b, op, 0, row_bytes + 64, at); /* a row is at most a table's span */
+    for (int64_t start = 0; start < row_bytes; start += w) {
+        const int64_t reach = reach_of(at + start), last_row = (span + 31 - start) / row_bytes;
+        if (reach < 0 || reach + last_row * stride > CPU_FUSED_REACH_BYTES)
             return 0;
     }
     return 1;
 }
 
-/* The kind of input op's reads (a run, a table or a repeat), or -1 where it cannot be fused. */
-static int fused_kind(const cpu_blocks *b, int op, int64_t span)
+/* The kind of input op's reads: a run, a table or a repeat. */
+static cpu_fused_kind fused_kind(const cpu_blocks *b, int op)
 {
-    if (b->access[op] == CPU_ACCESS_RUN)
-        return CPU_FUSED_RUN;
-    if (row_stride(b, op) == 0)
-        return CPU_FUSED_REPEAT;
-    return fits_tables(b, op, span) ? CPU_FUSED_TABLE : -1;
+    return b->access[op] == CPU_ACCESS_RUN ? CPU_FUSED_RUN
+           : row_stride(b, op) == 0        ? CPU_FUSED_REPEAT
+                                           : CPU_FUSED_TABLE;
 }
 
 /* Output bytes the blocks fuse at one phase of their vectors before the next block starts at
@@ -136,14 +171,18 @@ void clsel_priv_cpu_fused_choose(cpu_walk *walk, int final_blocks)
         f->rows *= times;
         f->span *= times;
     }
+    /* every table wide where the loops have wide ones and each fits, else each one of pieces */
     int tables = 0;
+    f->wide = walk->loops->fused_wide != NULL;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op) {
-        const int kind = fused_kind(b, op, f->span);
-        if (kind < 0)
-            return;
-        f->kind[op] = (cpu_fused_kind)kind;
-        tables += kind == CPU_FUSED_TABLE;
+        f->kind[op] = fused_kind(b, op);
+        tables += f->kind[op] == CPU_FUSED_TABLE;
+        f->wide =
+            f->wide && (f->kind[op] != CPU_FUSED_TABLE || fits_tables(b, op, f->span, wide_reach));
     }
+    for (int op = PLAN_COND; op <= PLAN_ELSE && !f->wide; ++op)
+        if (f->kind[op] == CPU_FUSED_TABLE && !fits_tables(b, op, f->span, pieces_reach))
+            return;
     /* One table or more, beside runs of any width: a pattern that moves from row to row,
      * gathered, cost a store and a load of every output byte, more than its shuffle fused, and the
      * rows' runs of lines side by side (CPU_STORES_SPLIT) did not make up for it beside a run as
@@ -163,23 +202,58 @@ typedef struct fused_job {
     cpu_fused_fn fn[2]; /* [streamed stores] */
     int64_t phase;      /* of the tables; -1: none yet */
     cpu_shuffle_table tables[3];
-    cpu_shuffle_pair pairs[3][CPU_FUSED_TABLE_BYTES / 32]; /* the tables' records */
+    union { /* the tables' records */
+        cpu_shuffle_pair pairs[3][CPU_FUSED_TABLE_BYTES / 32];
+        cpu_wide_record wide[3][CPU_FUSED_TABLE_BYTES / 32];
+    } records;
     const uint8_t *repeated_from[3]; /* the source a repeated input's bytes are of */
     int64_t repeated_phase[3];
     _Alignas(32) uint8_t repeated[3][CPU_FUSED_TABLE_BYTES];
     _Alignas(32) uint8_t window[3][CPU_FUSED_REACH_BYTES]; /* a table's sources at an input's end */
 } fused_job;
 
+/* A wide table of `vectors` records (cpu_loops.h, cpu_wide_record) from each output byte's source
+ * byte `at`: its records, its reach and whether they read second windows (`two`). 0 where a
+ * vector's bytes do not fit two windows. */
+static int make_wide(const int64_t *at, int64_t vectors, cpu_wide_record *records,
+                     cpu_shuffle_table *t)
+{
+    t->pieces = (int)(2 * vectors);
+    t->shared = 0;
+    t->two = 0;
+    t->reach = 0;
+    t->pairs = NULL;
+    t->wide = records;
+    for (int64_t v = 0; v < vectors; ++v) {
+        const int64_t *from = at + 32 * v;
+        int64_t first, second;
+        if (!wide_windows(from, &first, &second) || second + 32 > INT32_MAX)
+            return 0;
+        cpu_wide_record *r = &records[v];
+        r->first = (int32_t)first;
+        r->second = (int32_t)second;
+        for (int j = 0; j < 32; ++j)
+            r->order[j] = (uint8_t)(from[j] < first + 32 ? from[j] - first : 32 + from[j] - second);
+        t->two |= second != first;
+        t->reach = second + 32 > t->reach ? second + 32 : t->reach;
+    }
+    return 1;
+}
+
 /* Input op's table for a block's vectors from output byte `phase` on. */
-static int make_table(const cpu_walk *walk, int op, int64_t phase, cpu_shuffle_pair *pairs,
+static int make_table(const cpu_walk *walk, int op, int64_t phase, fused_job *job,
                       cpu_shuffle_table *t)
 {
     const cpu_blocks *b = &walk->blocks;
     const int64_t span = walk->fused.span, w = (int64_t)clsel_priv_operand_width(op, b->w);
     int64_t at[MAP_BYTES];
     source_bytes(b, op, phase, span, at);
-    if (!clsel_priv_cpu_shuffle_table_make(at, span / 16, 1, pairs, t))
+    if (walk->fused.wide
+            ? !make_wide(at, span / 32, job->records.wide[op], t)
+            : !clsel_priv_cpu_shuffle_table_make(at, span / 16, 1, job->records.pairs[op], t))
         return 0;
+    if (t->reach > CPU_FUSED_REACH_BYTES)
+        return 0; /* fits_tables bounds it; the window an input's last tables read holds no more */
     t->rows = walk->fused.rows;
     t->advance = t->rows * row_stride(b, op) * w;
     return 1;
@@ -292,7 +366,7 @@ static int tables_for(fused_job *job, int64_t phase)
     job->phase = -1;
     for (int op = PLAN_COND; op <= PLAN_ELSE; ++op)
         if (f->kind[op] == CPU_FUSED_TABLE &&
-            !make_table(job->walk, op, phase, job->pairs[op], &job->tables[op]))
+            !make_table(job->walk, op, phase, job, &job->tables[op]))
             return 0;
     job->phase = phase;
     return 1;
@@ -356,7 +430,8 @@ void clsel_priv_cpu_fused_run(const cpu_walk *walk, const cpu_tensors *t)
         job.repeated_phase[op] = -1;
     }
     for (int streamed = 0; streamed < 2; ++streamed)
-        job.fn[streamed] = walk->loops->fused[streamed][slot][variant];
+        job.fn[streamed] =
+            (f->wide ? walk->loops->fused_wide : walk->loops->fused)[streamed][slot][variant];
     cpu_block at;
     clsel_priv_cpu_block_at(b, 0, &at);
     for (int64_t i = 0;;) {

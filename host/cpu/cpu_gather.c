@@ -348,6 +348,7 @@ int clsel_priv_cpu_shuffle_table_make(const int64_t *byte_at, int64_t pieces, in
      * counted per piece, a pair's one-window piece beside a two-window one read 16 bytes past the
      * reach, and past the input's end (fuzz_cpu, regressions/cpu/shuffle_table_past_input_end). */
     t->pairs = pairs;
+    t->wide = NULL;
     for (int64_t p = 0; p < (pieces + 1) / 2; ++p) {
         const cpu_shuffle_pair *r = &pairs[p];
         int64_t reach = (r->first[0] > r->first[1] ? r->first[0] : r->first[1]) + 16;

@@ -63,11 +63,14 @@ static const cpu_loops portable = {
     {NULL, NULL, NULL, NULL},
     {{NULL, NULL, NULL, NULL}, {NULL, NULL, NULL, NULL}},
     NULL,
+    NULL,
     NULL};
 
 const cpu_loops *clsel_priv_cpu_loops(void)
 {
-    const cpu_loops *avx2 =
-        clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU) ? NULL : clsel_priv_cpu_avx2_loops();
+    const int avx512 = !clsel_priv_knob_get(CLSEL_PRIV_KNOB_NO_AVX512);
+    const cpu_loops *avx2 = clsel_priv_knob_get(CLSEL_PRIV_KNOB_PORTABLE_CPU)
+                                ? NULL
+                                : clsel_priv_cpu_avx2_loops(avx512);
     return avx2 ? avx2 : &portable;
 }

@@ -99,6 +99,15 @@ typedef struct cpu_shuffle_pair {
     int32_t first[2], second[2]; /* lane 0's and lane 1's windows, from the table's source */
     int32_t two;                 /* a lane reads its second window */
 } cpu_shuffle_pair;
+/* A fused block's table for processors with 32-byte byte permutes (AVX-512 VBMI) is wide: a
+ * record per output vector, its 32 bytes one permute of one or two 32-byte source windows
+ * (`second` is `first` where one serves), `order` each byte's index into the windows' 64 bytes.
+ * An input's vector is one load and permute, or two loads and a two-source permute, where a pair
+ * of pieces takes two to four loads, a lane insert and one or two shuffles and an or. */
+typedef struct cpu_wide_record {
+    _Alignas(32) uint8_t order[32];
+    int32_t first, second;
+} cpu_wide_record;
 typedef struct cpu_shuffle_table {
     int pieces;
     int shared; /* every piece reads the one window at pairs[0].first[0] */
@@ -108,6 +117,7 @@ typedef struct cpu_shuffle_table {
     /* (pieces + 1) / 2 records, held beside the table by its owner: a gather's up to
      * CPU_SHUFFLE_PIECES pieces, a fused block's up to CPU_SHUFFLE_MOST_PIECES */
     const cpu_shuffle_pair *pairs;
+    const cpu_wide_record *wide; /* a wide table's records instead (pieces / 2 of them) */
 } cpu_shuffle_table;
 
 /* A fused block's inputs (cpu_fused.c): each read where it lies, as a run (its vectors at src; a
@@ -162,12 +172,16 @@ typedef struct cpu_loops {
     /* [streamed stores][element width index][cond, then, else read through a table: bits 0, 1, 2];
      * NULL: the set has none, blocks are gathered */
     const cpu_fused_fn (*fused)[4][8];
+    /* the same over wide tables (cpu_wide_record); NULL: the set has none */
+    const cpu_fused_fn (*fused_wide)[4][8];
 } cpu_loops;
 
-/* The loops of this processor: AVX2 where it has them, unless knob CLSEL_PRIV_KNOB_PORTABLE_CPU
- * asks for portable. */
+/* The loops of this processor: AVX2 where it has them, with the AVX-512 VBMI fused loops where it
+ * has those, unless knob CLSEL_PRIV_KNOB_PORTABLE_CPU asks for portable loops or
+ * CLSEL_PRIV_KNOB_NO_AVX512 for AVX2 alone. */
 const cpu_loops *clsel_priv_cpu_loops(void);
-/* The AVX2 table (cpu_loops_avx2.c); NULL where the processor or the build lacks AVX2. */
-const cpu_loops *clsel_priv_cpu_avx2_loops(void);
+/* The AVX2 table (cpu_loops_avx2.c), with the wide fused loops where `avx512` and the processor
+ * allow; NULL where the processor or the build lacks AVX2. */
+const cpu_loops *clsel_priv_cpu_avx2_loops(int avx512);
 
 #endif

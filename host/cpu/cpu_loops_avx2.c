@@ -666,35 +666,48 @@ AVX2 static void stream_fence(void)
     _mm_sfence();
 }
 
-static const cpu_loops avx2_loops = {
-    {{ENTRIES(1, 0, 0), ENTRIES(2, 0, 0), ENTRIES(4, 0, 0), ENTRIES(8, 0, 0)},
-     {ENTRIES(1, 1, 1), ENTRIES(2, 1, 1), ENTRIES(4, 1, 1), ENTRIES(8, 1, 1)},
-     {ENTRIES(1, 1, 2), ENTRIES(2, 1, 2), ENTRIES(4, 1, 2), ENTRIES(8, 1, 2)},
-     {ENTRIES(1, 3, 3), ENTRIES(2, 3, 3), ENTRIES(4, 3, 3), ENTRIES(8, 3, 3)}},
-    run_loop,
-    shuffle_avx2,
-    stream_fence,
-    {transpose_avx2_1, transpose_avx2_2, transpose_avx2_4, transpose_avx2_8},
-    {{tiled_1_0_rows, tiled_2_0_rows, tiled_4_0_rows, tiled_8_0_rows},
-     {tiled_1_1_rows, tiled_2_1_rows, tiled_4_1_rows, tiled_8_1_rows}},
-    clsel_priv_cpu_avx2_expanded,
-    clsel_priv_cpu_avx2_fused};
+/* The AVX2 table, with the fused loops over wide tables or without them. */
+#define AVX2_LOOPS(FUSED_WIDE)                                                        \
+    {                                                                                 \
+        {{ENTRIES(1, 0, 0), ENTRIES(2, 0, 0), ENTRIES(4, 0, 0), ENTRIES(8, 0, 0)},    \
+         {ENTRIES(1, 1, 1), ENTRIES(2, 1, 1), ENTRIES(4, 1, 1), ENTRIES(8, 1, 1)},    \
+         {ENTRIES(1, 1, 2), ENTRIES(2, 1, 2), ENTRIES(4, 1, 2), ENTRIES(8, 1, 2)},    \
+         {ENTRIES(1, 3, 3), ENTRIES(2, 3, 3), ENTRIES(4, 3, 3), ENTRIES(8, 3, 3)}},   \
+            run_loop, shuffle_avx2, stream_fence,                                     \
+            {transpose_avx2_1, transpose_avx2_2, transpose_avx2_4, transpose_avx2_8}, \
+            {{tiled_1_0_rows, tiled_2_0_rows, tiled_4_0_rows, tiled_8_0_rows},        \
+             {tiled_1_1_rows, tiled_2_1_rows, tiled_4_1_rows, tiled_8_1_rows}},       \
+            clsel_priv_cpu_avx2_expanded, clsel_priv_cpu_avx2_fused, FUSED_WIDE       \
+    }
+static const cpu_loops avx2_loops = AVX2_LOOPS(NULL);
+static const cpu_loops vbmi_loops = AVX2_LOOPS(clsel_priv_cpu_vbmi_fused);
 
-const cpu_loops *clsel_priv_cpu_avx2_loops(void)
+/* What the processor has: 0 no AVX2, 1 AVX2, 2 AVX2 and AVX-512 VBMI (with VL and BW, on 256-bit
+ * registers; __builtin_cpu_supports counts only what the OS saves). */
+static int avx2_level(void)
 {
-    static int supported =
-        -1; /* -1 unknown, 0 or 1; idempotent, so a race only repeats the check */
-    int known = __atomic_load_n(&supported, __ATOMIC_RELAXED);
+    static int level = -1; /* -1 unknown; idempotent, so a race only repeats the check */
+    int known = __atomic_load_n(&level, __ATOMIC_RELAXED);
     if (known < 0) {
         __builtin_cpu_init();
         known = __builtin_cpu_supports("avx2") != 0;
-        __atomic_store_n(&supported, known, __ATOMIC_RELAXED);
+        if (known && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vl") &&
+            __builtin_cpu_supports("avx512bw"))
+            known = 2;
+        __atomic_store_n(&level, known, __ATOMIC_RELAXED);
     }
-    return known ? &avx2_loops : NULL;
+    return known;
+}
+
+const cpu_loops *clsel_priv_cpu_avx2_loops(int avx512)
+{
+    const int level = avx2_level();
+    return level == 0 ? NULL : level == 2 && avx512 ? &vbmi_loops : &avx2_loops;
 }
 #else
-const cpu_loops *clsel_priv_cpu_avx2_loops(void)
+const cpu_loops *clsel_priv_cpu_avx2_loops(int avx512)
 {
+    (void)avx512;
     return NULL;
 }
 #endif

@@ -24,6 +24,7 @@ typedef enum cpu_fused_kind {
 } cpu_fused_kind;
 typedef struct cpu_fused {
     int on;
+    int wide;               /* the tables are wide ones (cpu_loops.h, cpu_wide_record) */
     cpu_fused_kind kind[3]; /* cond, then, else */
     int64_t rows, span;
 } cpu_fused;

@@ -35,6 +35,7 @@ static int small_pieces, small_blocks;
  * pieces of one took 95 s, most of the 317 s its test took in CI. */
 static int64_t max_pieces;
 static int portable_loops; /* the portable row loops, not the AVX2 ones (cpu_loops.c) */
+static int no_avx512;      /* the AVX2 loops without the AVX-512 VBMI ones (cpu_loops.c) */
 static int streamed;       /* every output written with streaming stores, however small */
 static test_cl cl_env;
 static const char *const in_place_names[3] = {"cond", "then", "else"}; /* by input index */
@@ -164,6 +165,7 @@ static int run_case(const oracle_case *c, clsel_dtype dtype, rng *r, test_cl *cl
 static int open_path(void)
 {
     clsel_priv_knob_set(CLSEL_PRIV_KNOB_PORTABLE_CPU, portable_loops);
+    clsel_priv_knob_set(CLSEL_PRIV_KNOB_NO_AVX512, no_avx512);
     clsel_priv_knob_set(CLSEL_PRIV_KNOB_STREAM_BYTES, streamed);
     if (chosen_path == PATH_OPENCL)
         test_cl_open(&cl_env);
@@ -236,6 +238,8 @@ static const check_flag flags[] = {
      "blocks of a few elements, random long-row bounds"},
     {"--portable-loops", CHECK_FLAG_SWITCH, &portable_loops, NULL,
      "the CPU path's portable row loops, as on a processor without AVX2"},
+    {"--no-avx512", CHECK_FLAG_SWITCH, &no_avx512, NULL,
+     "the CPU path's AVX2 loops without the AVX-512 ones, as on a processor without AVX-512 VBMI"},
     {"--streamed", CHECK_FLAG_SWITCH, &streamed, NULL,
      "the CPU path's streaming stores on every output (as from 8 MiB)"},
 };

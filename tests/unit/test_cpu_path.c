@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "common/tuning.h" /* the library's internal knobs (linked with libclsel.a) */
 #include "oracle.h"
 #include "test_util.h"
 
@@ -216,6 +217,24 @@ static void test_expanded_repeats(void)
     check_against_oracle_at(&reread[1], CLSEL_F32, 8, 1);
 }
 
+/* One fused_blocks pattern (below) in dtype: cond, then and else with -1 for the outer dim, `row`
+ * elements after it; unstreamed at offsets 0-3, streamed at 1 and 3. */
+static void fused_pattern(const clsel_shape shape[3], int64_t row, clsel_dtype dtype,
+                          uint64_t *seed)
+{
+    const int64_t w = (int64_t)clsel_dtype_size(dtype);
+    for (int streamed = 0; streamed < 2; ++streamed) {
+        const int64_t bytes = streamed ? ((int64_t)8 << 20) + 4096 : 300000;
+        oracle_case c = two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, shape[0], shape[1], shape[2]));
+        for (int k = 0; k < 3; ++k)
+            for (int32_t i = 0; i < c.shape[k].rank; ++i)
+                if (c.shape[k].dims[i] == -1)
+                    c.shape[k].dims[i] = bytes / (row * w) + 1;
+        for (int offset = streamed; offset < 4; offset += streamed ? 2 : 1)
+            check_against_oracle_at(&c, dtype, (*seed)++, offset);
+    }
+}
+
 /* Fused blocks (cpu_fused.c): one input or more a pattern of short inner dims that moves from row
  * to row (a shuffle table), beside runs and inputs the same in every row (repeated). Each in every
  * element width, over a few blocks from an output 0 to 3 elements into its buffer (the tables made
@@ -255,21 +274,14 @@ static void test_fused_blocks(void)
         {{SHAPE(1, 1, 3, 37, 3, 1, 1, 1), SHAPE(1, 8), SHAPE(2, N, 3, 37, 3, 25, 1, 1)}, 133200},
     };
     uint64_t seed = 40;
-    for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; ++p)
-        for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; ++d) {
-            const int64_t w = (int64_t)clsel_dtype_size(dtypes[d]);
-            for (int streamed = 0; streamed < 2; ++streamed) {
-                const int64_t bytes = streamed ? ((int64_t)8 << 20) + 4096 : 300000;
-                oracle_case c = two_way(make_case(CLSEL_BROADCAST_NUMPY, -1, patterns[p].shape[0],
-                                                  patterns[p].shape[1], patterns[p].shape[2]));
-                for (int k = 0; k < 3; ++k)
-                    for (int32_t i = 0; i < c.shape[k].rank; ++i)
-                        if (c.shape[k].dims[i] == N)
-                            c.shape[k].dims[i] = bytes / (patterns[p].row * w) + 1;
-                for (int offset = streamed; offset < 4; offset += streamed ? 2 : 1)
-                    check_against_oracle_at(&c, dtypes[d], seed++, offset);
-            }
-        }
+    /* with the wide tables of the AVX-512 VBMI loops where the processor has them, and without */
+    for (int no_avx512 = 0; no_avx512 < 2; ++no_avx512) {
+        clsel_priv_knob_set(CLSEL_PRIV_KNOB_NO_AVX512, no_avx512);
+        for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; ++p)
+            for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; ++d)
+                fused_pattern(patterns[p].shape, patterns[p].row, dtypes[d], &seed);
+    }
+    clsel_priv_knob_set(CLSEL_PRIV_KNOB_NO_AVX512, 0);
 }
 
 /* Periods of 1 KiB or more that every block reads again, whose bytes are not whole cache lines

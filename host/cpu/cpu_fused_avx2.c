@@ -4,7 +4,7 @@
  * the output with no gather buffer between. Gathered, each such input cost a store and a load of
  * every output byte besides its shuffles (docs/tuning.md, CPU_FUSED_TABLE_BYTES). The same loops
  * over wide tables, for processors with AVX-512 VBMI, build each vector with one 32-byte permute
- * (docs/tuning.md, CPU_FUSED_TABLE_BYTES). */
+ * (measured there too). */
 #include "common/tuning_constants.h"
 #include "cpu/cpu_loops.h"
 
@@ -47,8 +47,8 @@ VBMI static inline __m256i wide_vector(const cpu_wide_record *r, int two, const 
 /* CT, TT, ET: cond, then, else read through a table (1) or as a run (0). A table's cond is a byte
  * of its element's cond per output byte, so its mask is a byte compare; a run's is widened to the
  * element width. Each input moves on after each table (a last partial one too, past which nothing
- * is read). KIND names the tables' records: `pieces` (RECORD cpu_shuffle_pair, a table's `pairs`,
- * AVX2) or `wide` (cpu_wide_record, `wide`, AVX-512 VBMI). */
+ * is read). KIND is the table's field that holds its records: `pairs` (RECORD cpu_shuffle_pair,
+ * read by shuffle_pair, AVX2) or `wide` (cpu_wide_record, wide_vector, AVX-512 VBMI). */
 #define FUSED_LOOP(KIND, ATTR, RECORD, VECTOR, W, CT, TT, ET, S, STORE)                       \
     ATTR static void fused_##KIND##_##W##_##CT##TT##ET##_##S(cpu_fused_inputs *in,            \
                                                              int64_t vectors, uint8_t *out)   \

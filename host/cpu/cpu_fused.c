@@ -17,7 +17,7 @@
 #include "common/int_math.h"
 #include "common/tuning_constants.h"
 #include "cpu/cpu_fused.h"
-#include "cpu/cpu_gather.h" /* clsel_priv_cpu_shuffle_table_make, clsel_priv_cpu_piece_windows */
+#include "cpu/cpu_gather.h" /* clsel_priv_cpu_shuffle_table_make, clsel_priv_cpu_source_windows */
 
 enum {
     MAP_BYTES = CPU_FUSED_TABLE_BYTES + 64 /* a table from a phase below 32, and 32 past it */
@@ -72,17 +72,10 @@ static void source_bytes(const cpu_blocks *b, int op, int64_t first, int64_t byt
  * fit the two. */
 static int wide_windows(const int64_t *at, int64_t *first, int64_t *second)
 {
-    int64_t lo = at[0];
-    for (int j = 1; j < 32; ++j)
-        lo = at[j] < lo ? at[j] : lo;
-    int64_t past = INT64_MAX, hi = lo;
-    for (int j = 0; j < 32; ++j) {
-        past = at[j] >= lo + 32 && at[j] < past ? at[j] : past;
-        hi = at[j] > hi ? at[j] : hi;
-    }
-    *first = lo;
-    *second = past == INT64_MAX ? lo : past;
-    return hi < *second + 32;
+    const int windows = clsel_priv_cpu_source_windows(at, 32, 1, first, second);
+    if (windows == 1)
+        *second = *first;
+    return windows > 0;
 }
 
 /* The source bytes past a table's start that the loads for output bytes from source bytes `at` on
@@ -91,7 +84,7 @@ static int wide_windows(const int64_t *at, int64_t *first, int64_t *second)
 static int64_t pieces_reach(const int64_t *at)
 {
     int64_t first, second;
-    if (!clsel_priv_cpu_piece_windows(at, 1, &first, &second))
+    if (!clsel_priv_cpu_source_windows(at, 16, 1, &first, &second))
         return -1;
     /* a pair's loads: a second window at `second`, or 16 bytes on beside a partner's */
     return second + 16 > first + 32 ? second + 16 : first + 32;

@@ -257,19 +257,20 @@ static int table_space(const cpu_gather_walk *g, int levels, int64_t rows, int64
     return 1;
 }
 
-int clsel_priv_cpu_piece_windows(const int64_t *at, int apart, int64_t *first, int64_t *second)
+int clsel_priv_cpu_source_windows(const int64_t *at, int bytes, int apart, int64_t *first,
+                                  int64_t *second)
 {
     int64_t lo = at[0];
-    for (int j = 1; j < 16; ++j)
+    for (int j = 1; j < bytes; ++j)
         lo = at[j] < lo ? at[j] : lo;
     int64_t past = INT64_MAX, hi = lo; /* the lowest byte past the first window, and the highest */
-    for (int j = 0; j < 16; ++j) {
-        past = at[j] >= lo + 16 && at[j] < past ? at[j] : past;
+    for (int j = 0; j < bytes; ++j) {
+        past = at[j] >= lo + bytes && at[j] < past ? at[j] : past;
         hi = at[j] > hi ? at[j] : hi;
     }
     *first = lo;
-    *second = apart && past != INT64_MAX ? past : lo + 16;
-    if (hi >= *second + 16)
+    *second = apart && past != INT64_MAX ? past : lo + bytes;
+    if (hi >= *second + bytes)
         return 0;
     return past == INT64_MAX ? 1 : 2;
 }
@@ -291,7 +292,7 @@ static int piece_windows(const int64_t *byte_at, int64_t c, int64_t pieces, int 
                          const int64_t all[2], int64_t window[2], int *two)
 {
     const int windows =
-        clsel_priv_cpu_piece_windows(byte_at + 16 * c, apart, &window[0], &window[1]);
+        clsel_priv_cpu_source_windows(byte_at + 16 * c, 16, apart, &window[0], &window[1]);
     *two = windows == 2;
     if (shared) {
         window[0] = all[0];

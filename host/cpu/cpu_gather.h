@@ -13,10 +13,11 @@
  * past a run's end). */
 #define CPU_GATHER_SLACK 32
 
-/* The windows of a piece's 16 source bytes (at): the first 16 bytes from the lowest, the second
- * from the lowest past those where `apart` (else the 16 after the first: one 32-byte window).
- * Returns how many the bytes take, 0 where some byte lies in neither. */
-int clsel_priv_cpu_piece_windows(const int64_t *at, int apart, int64_t *first, int64_t *second);
+/* The windows of `bytes` source bytes (at; 16, a piece's, or 32, a wide record's), each `bytes`
+ * long: the first from the lowest, the second from the lowest past it where `apart` (else the
+ * window after the first). Returns how many the bytes take, 0 where some byte lies in neither. */
+int clsel_priv_cpu_source_windows(const int64_t *at, int bytes, int apart, int64_t *first,
+                                  int64_t *second);
 /* The pieces of a shuffle table from each of their bytes' source byte (byte_at: 16 a piece, from
  * the table's source start, none negative), their windows placed as above: each piece's windows,
  * its byte order and the table's reach; its rows and advance are the caller's. Shared (one
